@@ -1,0 +1,116 @@
+"""The mock-only admin API under /__mock__/ (DESIGN.md): no auth, off with `serve --no-admin`.
+
+Client tests use it to learn credentials, reset or snapshot the state, create users and
+read the notifications the mock recorded instead of sending them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from mock_server.errors import InvalidInput
+from mock_server.store import Store, format_time
+from mock_server.store.records import Account
+
+PREFIX = "/__mock__"
+
+
+def credentials(store: Store, api_key: str) -> dict[str, Any]:
+    """The API key and every account's credentials, users then teams."""
+    users = [a for a in store.accounts.values() if not a.is_team]
+    teams = [a for a in store.accounts.values() if a.is_team]
+    return {
+        "api_key": api_key,
+        "users": [user_credentials(u) for u in users],
+        "teams": [
+            {
+                "id": t.id,
+                "username": t.username,
+                "managers": [u for u, kind in t.members.items() if kind == "manager"],
+                "members": [u for u, kind in t.members.items() if kind == "user"],
+            }
+            for t in teams
+        ],
+    }
+
+
+def user_credentials(user: Account) -> dict[str, Any]:
+    return {
+        "id": user.id,
+        "username": user.username,
+        "email": user.email,
+        "password": user.password,
+        "token": user.token,
+        "plan": user.plan,
+    }
+
+
+def mount(app: Any, store: Store, api_key: str) -> None:
+    """Add the admin routes to a connexion app, bound to its store and key."""
+
+    async def get_credentials(request: Request) -> JSONResponse:
+        return JSONResponse(credentials(store, api_key))
+
+    async def reset(request: Request) -> JSONResponse:
+        from fixtures import NAMES, generate
+
+        body = await _json(request)
+        name, seed = body.get("fixtures", "default"), body.get("seed", 0)
+        if name not in NAMES or not isinstance(seed, int) or isinstance(seed, bool):
+            raise InvalidInput(f"fixtures must be one of {', '.join(NAMES)} and seed an integer")
+        store.reset(generate(name, seed))
+        return JSONResponse({"code": "reset", "message": f"State reset to the {name} fixtures, seed {seed}."})
+
+    async def create_user(request: Request) -> JSONResponse:
+        body = await _json(request)
+        plan, name = body.get("plan", "free"), body.get("name")
+        if plan not in ("free", "pro") or (name is not None and not isinstance(name, str)):
+            raise InvalidInput("plan must be free or pro, and name a string")
+        return JSONResponse(user_credentials(store.create_user(plan=plan, name=name)), status_code=201)
+
+    async def get_snapshot(request: Request) -> JSONResponse:
+        return JSONResponse(store.snapshot())
+
+    async def put_snapshot(request: Request) -> JSONResponse:
+        store.reset(await _json(request))
+        return JSONResponse({"code": "restored", "message": "State restored from the snapshot."})
+
+    async def notifications(request: Request) -> JSONResponse:
+        return JSONResponse(
+            [
+                {**_plain(n), "created_at": format_time(n.created_at)}
+                for n in sorted(store.notifications.values(), key=lambda n: n.id)
+            ]
+        )
+
+    routes = [
+        ("/credentials", get_credentials, ["GET"]),
+        ("/reset", reset, ["POST"]),
+        ("/users", create_user, ["POST"]),
+        ("/snapshot", get_snapshot, ["GET"]),
+        ("/snapshot", put_snapshot, ["PUT"]),
+        ("/notifications", notifications, ["GET"]),
+    ]
+    for path, endpoint, methods in routes:
+        app.add_url_rule(PREFIX + path, endpoint.__name__, endpoint, methods=methods)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except ValueError as exc:
+        raise InvalidInput(f"the body is not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise InvalidInput("the body must be a JSON object")
+    return body
+
+
+def _plain(record: Any) -> dict[str, Any]:
+    return {name: getattr(record, name) for name in record.__dataclass_fields__}

@@ -1,0 +1,185 @@
+"""The mock's Connexion 3 AsyncApp, built from the one document in `openapi/`.
+
+Here live the pieces that tie HTTP to the store: security (API key AND Basic), the
+resolver that binds each operationId to its handler with the app's store, the one
+place where every error becomes the `{code, message}` body, and the guards against
+connexion's known pitfalls (see mock_server/guards.py).
+"""
+
+from __future__ import annotations
+
+import hmac
+import importlib
+import logging
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import connexion
+from connexion.context import context, request
+from connexion.exceptions import ProblemException, ResolverError
+from connexion.lifecycle import ConnexionRequest, ConnexionResponse
+from connexion.middleware import MiddlewarePosition
+from connexion.options import SwaggerUIOptions
+from connexion.resolver import Resolver
+from connexion.security import ApiKeySecurityHandler, BasicSecurityHandler
+from starlette.exceptions import HTTPException
+
+from mock_server import admin
+from mock_server.errors import ApiError
+from mock_server.guards import GuardMiddleware, allowed_methods, error_response
+from mock_server.handlers import Ctx
+from mock_server.store import Store
+from mock_server.store.core import utcnow
+from openapi import DOCUMENT_PATH
+
+log = logging.getLogger("csapi.mock")
+# connexion warns on every request to an operation with several body media types
+# ("this operation accepts multiple content types"); the document has three on purpose.
+logging.getLogger("connexion.operations.openapi3").setLevel(logging.ERROR)
+
+MAX_BODY_BYTES = 10 * 1024 * 1024
+_PROBLEM_CODES = {
+    400: "invalid_input",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def create_app(
+    store: Store | None = None,
+    *,
+    api_key: str | None = None,
+    clock: Callable[[], datetime] = utcnow,
+    admin_api: bool = True,
+    validate_responses: bool = False,
+    fixtures: str = "default",
+    seed: int = 0,
+    max_body: int = MAX_BODY_BYTES,
+) -> connexion.AsyncApp:
+    """The mock as an ASGI app. Without a store, one is made from the `fixtures` set and `seed`.
+
+    Its `state` carries `store` and `api_key` for the CLI and the tests.
+    """
+    if store is None:
+        from fixtures import generate
+
+        store = Store(clock=clock, data=generate(fixtures, seed))
+    api_key = api_key or secrets.token_hex(16)
+    app = connexion.AsyncApp(__name__, security_map=_security_map(store, api_key))
+    app.add_api(
+        DOCUMENT_PATH,
+        resolver=_StoreResolver(store),
+        resolver_error=501,
+        strict_validation=True,
+        validate_responses=validate_responses,
+        swagger_ui_options=SwaggerUIOptions(swagger_ui_path="/v1/ui", spec_path="/v1/openapi.json"),
+    )
+    for exc_class, handler in _ERROR_HANDLERS.items():
+        app.add_error_handler(exc_class, handler)
+    app.add_middleware(GuardMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, max_body=max_body)
+    if admin_api:
+        admin.mount(app, store, api_key)
+    app.state = _AppState(store, api_key)
+    return app
+
+
+class _AppState:
+    def __init__(self, store: Store, api_key: str):
+        self.store = store
+        self.api_key = api_key
+
+
+# ---------------------------------------------------------------------- security
+def _security_map(store: Store, api_key: str) -> dict[str, type]:
+    """Security handlers bound to this app's key and store (connexion looks them up by type)."""
+
+    def check_key(key: str, required_scopes: Any = None) -> dict[str, Any] | None:
+        return {"sub": "api-key"} if hmac.compare_digest(key.encode(), api_key.encode()) else None
+
+    def check_basic(username: str, password: str, required_scopes: Any = None) -> dict[str, Any] | None:
+        user = store.user_for_credentials(username, password)
+        return {"sub": user.id} if user is not None else None
+
+    class ApiKey(ApiKeySecurityHandler):
+        def _resolve_func(self, security_scheme: dict[str, Any]) -> Callable[..., Any]:
+            return check_key
+
+    class Basic(BasicSecurityHandler):
+        def _resolve_func(self, security_scheme: dict[str, Any]) -> Callable[..., Any]:
+            return check_basic
+
+    return {"apiKey": ApiKey, "basic": Basic}
+
+
+# ---------------------------------------------------------------------- resolver
+class _StoreResolver(Resolver):
+    """operationId `<resource>.<function>` -> mock_server.handlers.<resource>.<function>, bound to the store."""
+
+    def __init__(self, store: Store):
+        super().__init__()
+        self.store = store
+
+    def resolve_function_from_operation_id(self, operation_id: str) -> Callable[..., Any]:
+        module, name = operation_id.rsplit(".", 1)
+        try:
+            handler = getattr(importlib.import_module(f"mock_server.handlers.{module}"), name)
+        except (ImportError, AttributeError) as exc:
+            raise ResolverError(f"no handler for {operation_id}") from exc
+        return _bind(handler, self.store)
+
+
+def _bind(handler: Callable[..., Any], store: Store) -> Callable[..., Any]:
+    async def endpoint(**params: Any) -> Any:
+        token_info = context.get("token_info") or {}
+        caller_id = (token_info.get("basicAuth") or {}).get("sub")
+        caller = store.accounts.get(caller_id) if caller_id is not None else None
+        return handler(Ctx(store, caller, str(request.base_url)), **params)
+
+    endpoint.__wrapped__ = handler  # type: ignore[attr-defined]  # connexion reads the parameters here
+    endpoint.__name__ = handler.__name__
+    return endpoint
+
+
+# ---------------------------------------------------------------------- errors, in one place
+async def _api_error(request: ConnexionRequest, exc: ApiError) -> ConnexionResponse:
+    return error_response(exc.status, exc.code, exc.message, errors=exc.errors)
+
+
+async def _problem(request: ConnexionRequest, exc: ProblemException) -> ConnexionResponse:
+    message = str(exc.detail or exc.title or "invalid request")
+    if exc.status == 501:  # an operation whose handler is not written yet
+        return error_response(501, "not_implemented", message)
+    status = exc.status if 400 <= exc.status < 500 else 400
+    return error_response(status, _PROBLEM_CODES.get(status, "invalid_input"), message, headers=exc.headers)
+
+
+async def _http_error(request: ConnexionRequest, exc: HTTPException) -> ConnexionResponse:
+    if exc.status_code == 405:
+        methods = allowed_methods(request.url.path)
+        message = f"{request.method} is not allowed here; use {', '.join(methods)}."
+        return error_response(405, "method_not_allowed", message, headers={"Allow": ", ".join(methods)})
+    if exc.status_code == 404:
+        return error_response(404, "not_found", f"No operation at {request.url.path}.")
+    status = exc.status_code if 400 <= exc.status_code < 500 else 400
+    return error_response(status, _PROBLEM_CODES.get(status, "invalid_input"), str(exc.detail))
+
+
+async def _unexpected(request: ConnexionRequest, exc: Exception) -> ConnexionResponse:
+    # A bug of the mock: log it whole, answer without internals.
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return error_response(500, "internal_error", "The mock failed on this request; see its log.")
+
+
+_ERROR_HANDLERS: dict[type[Exception], Callable[..., Any]] = {
+    ApiError: _api_error,
+    ProblemException: _problem,
+    HTTPException: _http_error,
+    Exception: _unexpected,
+}

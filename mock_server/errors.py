@@ -1,0 +1,64 @@
+"""Errors of the mock as small typed classes carrying their status and code.
+
+The store raises them (they hold no HTTP machinery, only the status number the
+document declares); `mock_server.app` renders every one of them in one place as the
+message object `{"code", "message"}` of DESIGN.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ApiError(Exception):
+    status: int = 400
+    code: str = "invalid_input"
+
+    def __init__(self, message: str, *, code: str | None = None, errors: list[dict[str, Any]] | None = None):
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.errors = errors
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.errors:
+            body["errors"] = self.errors
+        return body
+
+
+class InvalidInput(ApiError):
+    status, code = 400, "invalid_input"
+
+
+class Unauthorized(ApiError):
+    status, code = 401, "unauthorized"
+
+
+class PaidPlanRequired(ApiError):
+    status, code = 402, "paid_plan_required"
+
+
+class Forbidden(ApiError):
+    status, code = 403, "forbidden"
+
+
+class NotFound(ApiError):
+    status, code = 404, "not_found"
+
+
+class MethodNotAllowed(ApiError):
+    status, code = 405, "method_not_allowed"
+
+
+class Conflict(ApiError):
+    status, code = 409, "conflict"
+
+
+class PayloadTooLarge(ApiError):
+    status, code = 413, "payload_too_large"
+
+
+class UnsupportedMediaType(ApiError):
+    status, code = 415, "unsupported_media_type"

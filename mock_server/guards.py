@@ -1,0 +1,159 @@
+"""Guards in front of connexion: what it gets wrong or leaves open, fixed before it runs.
+
+- A body over the cap is a 413 before it is read whole (Content-Length, then while reading).
+- A JSON body that is not UTF-8 is a 400 (connexion crashes into a 500 on it).
+- Array query parameters also arrive as `tags[]=a` and `tags=a,b` from older clients
+  (DESIGN.md, request encoding); they are rewritten to the documented `tags=a&tags=b`.
+- Every error answer is the `{code, message}` body, with `WWW-Authenticate` on a 401 and
+  the full `Allow` list on a 405 (connexion lists one method).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from connexion.lifecycle import ConnexionResponse
+
+from openapi import document
+
+JSON_TYPES = ("application/json",)
+
+
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    *,
+    headers: dict[str, str] | None = None,
+    errors: list[dict[str, Any]] | None = None,
+) -> ConnexionResponse:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if errors:
+        body["errors"] = errors
+    headers = dict(headers or {})
+    headers.pop("Content-Type", None)
+    headers.pop("content-type", None)
+    if status == 401:
+        headers["WWW-Authenticate"] = 'Basic realm="csapi"'
+    return ConnexionResponse(
+        status_code=status,
+        mimetype="application/json",
+        content_type="application/json",
+        body=json.dumps(body).encode(),
+        headers=headers,
+    )
+
+
+# ---------------------------------------------------------------------- the document's shape
+@cache
+def _routes() -> list[tuple[re.Pattern[str], list[str]]]:
+    out = []
+    for path, item in document()["paths"].items():
+        pattern = re.sub(r"\{[^}]+\}", "[^/]+", re.escape(path).replace(r"\{", "{").replace(r"\}", "}"))
+        methods = [m.upper() for m in ("get", "put", "post", "delete", "patch") if m in item]
+        out.append((re.compile(f"^{pattern}/?$"), methods))
+    return out
+
+
+def allowed_methods(path: str) -> list[str]:
+    """Every method the document has at this path (literal paths win, as in the router)."""
+    for pattern, methods in sorted(_routes(), key=lambda r: "[^/]+" in r[0].pattern):
+        if pattern.match(path):
+            return methods
+    return []
+
+
+@cache
+def array_query_params() -> frozenset[str]:
+    names = set()
+    for item in document()["paths"].values():
+        for op in item.values():
+            for p in op.get("parameters", []) if isinstance(op, dict) else []:
+                p = _deref(p)
+                if p.get("in") == "query" and _deref(p.get("schema", {})).get("type") == "array":
+                    names.add(p["name"])
+    return frozenset(names)
+
+
+def _deref(node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        target: Any = document()
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def normalize_query(query: bytes, arrays: frozenset[str]) -> bytes:
+    """`tags[]=a` and `tags=a,b` -> `tags=a&tags=b` for the document's array parameters."""
+    upper = query.upper()
+    if not any(mark in upper for mark in (b"[]", b"%5B%5D", b",", b"%2C")):
+        return query
+    pairs = []
+    for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        base = name[:-2] if name.endswith("[]") else name
+        if base in arrays:
+            pairs.extend((base, part) for part in value.split(",") if part != "")
+        else:
+            pairs.append((name, value))
+    return urlencode(pairs).encode("latin-1")
+
+
+# ---------------------------------------------------------------------- ASGI middleware
+class GuardMiddleware:
+    def __init__(self, app: Any, max_body: int):
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        scope["query_string"] = normalize_query(scope.get("query_string", b""), array_query_params())
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        length = headers.get("content-length", "")
+        if length.isdigit() and int(length) > self.max_body:
+            await _send(send, _too_large(self.max_body))
+            return
+        body, more = b"", True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_body:
+                await _send(send, _too_large(self.max_body))
+                return
+        if body and headers.get("content-type", "").split(";")[0].strip().lower() in JSON_TYPES:
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                await _send(send, error_response(400, "invalid_input", "The JSON body is not valid UTF-8."))
+                return
+        sent = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+def _too_large(cap: int) -> ConnexionResponse:
+    return error_response(413, "payload_too_large", f"The request body is over {cap} bytes.")
+
+
+async def _send(send: Any, response: ConnexionResponse) -> None:
+    headers = [(b"content-type", b"application/json")]
+    headers += [(k.lower().encode(), str(v).encode()) for k, v in (response.headers or {}).items()]
+    headers.append((b"content-length", str(len(response.body)).encode()))
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": response.body})

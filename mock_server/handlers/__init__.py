@@ -1,0 +1,53 @@
+"""Handlers: one module per resource, one function per operationId.
+
+A handler only translates HTTP to one store call and back: it gets the request's
+parameters (named as in the document) and a `Ctx` with the store, the caller and the
+views, and returns `(body, status[, headers])`. All behaviour lives in the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from mock_server.store import Page, Store
+from mock_server.store.records import Account
+from mock_server.views import Views
+
+T = TypeVar("T")
+
+
+@dataclass
+class Ctx:
+    """What a handler needs of the request: the store, who calls, and how to render."""
+
+    store: Store
+    caller: Account | None
+    base_url: str
+    view: Views = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.view = Views(self.store, self.caller, self.base_url)
+
+    @property
+    def user(self) -> Account:
+        assert self.caller is not None, "the document requires Basic credentials here"
+        return self.caller
+
+    @property
+    def host(self) -> str:
+        return self.base_url.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
+
+    @staticmethod
+    def listing(page: Page[T], render: Callable[[T], Any]) -> tuple[list[Any], int, dict[str, str]]:
+        """A page of a list, with X-Total-Count (the total before paging)."""
+        return [render(entry) for entry in page.entries], 200, {"X-Total-Count": str(page.total)}
+
+    @staticmethod
+    def each(entries: Iterable[T], render: Callable[[T], Any]) -> list[Any]:
+        return [render(entry) for entry in entries]
+
+    @staticmethod
+    def deleted(what: str) -> tuple[dict[str, str], int]:
+        return {"code": "deleted", "message": f"{what} was deleted."}, 200

@@ -1,0 +1,16 @@
+"""Handlers of spec 5 (shapes from DESIGN.md): ping and the token exchange."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mock_server.handlers import Ctx
+
+
+def ping(ctx: Ctx):
+    return {"code": "pong", "message": "The service is up."}, 200
+
+
+def authenticate(ctx: Ctx, body: dict[str, Any]):
+    user = ctx.store.authenticate(body["email"], body["password"])
+    return {**ctx.view.user(user), "token": user.token}, 201

@@ -1,0 +1,72 @@
+"""Accounts and credentials: users and teams, sign-in, Basic credentials, new users."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from mock_server.errors import Unauthorized
+from mock_server.store.core import StoreBase
+from mock_server.store.records import Account, Email
+
+
+class AccountsMixin(StoreBase):
+    def user_for_credentials(self, user_id: str, token: str) -> Account | None:
+        """The user whose id and token these are, compared in constant time; else None."""
+        account = self.accounts.get(int(user_id)) if user_id.isdigit() else None
+        if account is None or account.is_team:
+            hmac.compare_digest(token, token)  # same work whether or not the id exists
+            return None
+        return account if hmac.compare_digest(account.token.encode(), token.encode()) else None
+
+    def authenticate(self, email: str, password: str) -> Account:
+        """POST /v1/auth: the user with this address and password (DESIGN.md, /auth)."""
+        account = self.account_by_email(email)
+        if account is None or account.is_team:
+            raise Unauthorized("No user has this email address.", code="user_invalid")
+        if not hmac.compare_digest(account.password.encode(), password.encode()):
+            raise Unauthorized("The password is not correct.", code="password_incorrect")
+        return account
+
+    def create_user(self, *, plan: str = "free", name: str | None = None) -> Account:
+        """A new user with fresh random credentials (the admin API's POST /__mock__/users)."""
+        account_id = self.next_id("accounts")
+        username = f"user{account_id}"
+        while self.account_by_username(username):
+            username += "x"
+        email = f"{username}@example.com"
+        account = Account(
+            id=account_id,
+            kind="user",
+            name=name or f"User {account_id}",
+            username=username,
+            email=email,
+            plan=plan,
+            created_at=self.now(),
+            password=secrets.token_urlsafe(12),
+            token=secrets.token_hex(16),
+        )
+        self.accounts[account.id] = account
+        self._index_account(account)
+        self.add_email(account, email)
+        return account
+
+    def add_email(self, user: Account, address: str) -> Email:
+        email = Email(id=self.next_id("emails"), user_id=user.id, email=address)
+        self.emails[email.id] = email
+        self._by_email[address.lower()] = user.id
+        return email
+
+    def dashboard_domain(self, account: Account, host: str) -> str:
+        """The account's custom_domain when set, else <username>.<server host> (DESIGN.md)."""
+        return account.custom_domain or f"{account.username}.{host}"
+
+    def account_by_domain(self, domain: str, host: str) -> Account | None:
+        domain = domain.lower()
+        for account in self.accounts.values():
+            if account.custom_domain and account.custom_domain.lower() == domain:
+                return account
+        suffix = "." + host.lower()
+        if domain.endswith(suffix):
+            return self.account_by_username(domain[: -len(suffix)])
+        return None

@@ -1,0 +1,237 @@
+"""The store's state: tables of records, the indexes derived from them, ids, time, paging.
+
+Tables are the truth (they are what `snapshot()` writes); every index is derived from
+them and rebuilt by `_reindex()` after a restore, then kept up to date by the few
+mutation helpers below, so that lookups stay O(1) as the data grows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Generic, TypeVar
+
+from mock_server.errors import InvalidInput
+from mock_server.store.records import (
+    Account,
+    Collection,
+    Comment,
+    Email,
+    Item,
+    Notification,
+    Reaction,
+    Tag,
+)
+
+T = TypeVar("T")
+
+DEFAULT_PER_PAGE = 24
+MAX_PER_PAGE = 100
+SNAPSHOT_FORMAT = "csapi-state"
+SNAPSHOT_VERSION = 1
+
+# table name -> record class, in the order a snapshot lists them
+TABLES: dict[str, type] = {
+    "accounts": Account,
+    "emails": Email,
+    "collections": Collection,
+    "items": Item,
+    "tags": Tag,
+    "comments": Comment,
+    "reactions": Reaction,
+    "notifications": Notification,
+}
+# fields holding int-keyed dicts, which JSON turns into string keys
+_INT_KEYED = {("accounts", "members"), ("collections", "collaborators")}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def format_time(value: datetime) -> str:
+    """ISO 8601 in UTC with the Z designator (DESIGN.md, timestamps)."""
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_time(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a list, with the total before paging (X-Total-Count)."""
+
+    entries: list[T]
+    total: int
+
+
+def paginate(entries: Sequence[T], page: int | None = None, per_page: int | None = None) -> Page[T]:
+    """Paging of DESIGN.md: page from 1, per_page default 24 and clamped to 100."""
+    page = page or 1
+    per_page = min(per_page or DEFAULT_PER_PAGE, MAX_PER_PAGE)
+    if page < 1 or per_page < 1:
+        raise InvalidInput("page and per_page start at 1")
+    start = (page - 1) * per_page
+    return Page(list(entries[start : start + per_page]), len(entries))
+
+
+class StoreBase:
+    """Tables, indexes, id sequences and the injected clock."""
+
+    def __init__(self, clock: Callable[[], datetime] = utcnow, data: dict[str, Any] | None = None):
+        self.clock = clock
+        self.reset(data)
+
+    # ------------------------------------------------------------------ state
+    def reset(self, data: dict[str, Any] | None = None) -> None:
+        """Drop everything, then load `data` (a snapshot or a fixture set) if given."""
+        self.accounts: dict[int, Account] = {}
+        self.emails: dict[int, Email] = {}
+        self.collections: dict[int, Collection] = {}
+        self.items: dict[int, Item] = {}
+        self.tags: dict[int, Tag] = {}
+        self.comments: dict[int, Comment] = {}
+        self.reactions: dict[int, Reaction] = {}
+        self.notifications: dict[int, Notification] = {}
+        self._sequences: dict[str, int] = {}
+        if data is not None:
+            self._load(data)
+        for name in TABLES:  # a sequence never hands out an id a table already holds
+            table = getattr(self, name)
+            self._sequences[name] = max(self._sequences.get(name, 0), max(table, default=0))
+        self._reindex()
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; `reset(snapshot)` restores it exactly."""
+        out: dict[str, Any] = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION}
+        out["sequences"] = dict(self._sequences)
+        for name in TABLES:
+            out[name] = [_dump(record) for record in getattr(self, name).values()]
+        return out
+
+    def _load(self, data: dict[str, Any]) -> None:
+        if data.get("format") != SNAPSHOT_FORMAT or data.get("version") != SNAPSHOT_VERSION:
+            raise InvalidInput(f"not a {SNAPSHOT_FORMAT} version {SNAPSHOT_VERSION} document")
+        try:
+            for name, cls in TABLES.items():
+                table = getattr(self, name)
+                for row in data.get(name, []):
+                    record = _build(name, cls, row)
+                    table[record.id] = record
+            self._sequences = {str(k): int(v) for k, v in data.get("sequences", {}).items()}
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            raise InvalidInput(f"malformed state: {exc}") from exc
+
+    def next_id(self, kind: str) -> int:
+        """Ids from one sequence per kind; users and teams share "accounts"."""
+        value = self._sequences[kind] + 1
+        self._sequences[kind] = value
+        return value
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    # ------------------------------------------------------------------ indexes
+    def _reindex(self) -> None:
+        self._by_username: dict[str, int] = {}
+        self._by_email: dict[str, int] = {}
+        self._teams_of: dict[int, set[int]] = {}
+        self._collections_of: dict[int, set[int]] = {}
+        self._live: dict[int, dict[int, None]] = {cid: {} for cid in self.collections}
+        self._children: dict[int, dict[int, None]] = {}
+        self._tags_of: dict[int, dict[int, None]] = {}
+        self._comments_of: dict[int, dict[int, None]] = {}
+        self._reactions_of: dict[int, dict[int, None]] = {}
+        for account in self.accounts.values():
+            self._index_account(account)
+        for email in self.emails.values():
+            self._by_email[email.email.lower()] = email.user_id
+        for collection in self.collections.values():
+            for account_id in (collection.owner_id, *collection.collaborators):
+                self._collections_of.setdefault(account_id, set()).add(collection.id)
+        for item in sorted(self.items.values(), key=lambda i: i.id):
+            if item.deleted_at is None:
+                self._link_item(item)
+        for tag in self.tags.values():
+            self._tags_of.setdefault(tag.item_id, {})[tag.id] = None
+        for comment in self.comments.values():
+            self._comments_of.setdefault(comment.item_id, {})[comment.id] = None
+        for reaction in self.reactions.values():
+            self._reactions_of.setdefault(reaction.item_id, {})[reaction.id] = None
+
+    def _index_account(self, account: Account) -> None:
+        self._by_username[account.username.lower()] = account.id
+        if account.is_team:
+            if account.email:
+                self._by_email[account.email.lower()] = account.id
+            for user_id in account.members:
+                self._teams_of.setdefault(user_id, set()).add(account.id)
+
+    def _link_item(self, item: Item) -> None:
+        self._live.setdefault(item.collection_id, {})[item.id] = None
+        if item.parent_id is not None:
+            self._children.setdefault(item.parent_id, {})[item.id] = None
+
+    def _unlink_item(self, item: Item) -> None:
+        self._live.get(item.collection_id, {}).pop(item.id, None)
+        if item.parent_id is not None:
+            self._children.get(item.parent_id, {}).pop(item.id, None)
+
+    # ------------------------------------------------------------------ lookups
+    def live_items(self, collection_id: int) -> list[Item]:
+        return [self.items[i] for i in self._live.get(collection_id, ())]
+
+    def children(self, stack_id: int) -> list[Item]:
+        return [self.items[i] for i in self._children.get(stack_id, ())]
+
+    def item_tags(self, item_id: int) -> list[Tag]:
+        return [self.tags[i] for i in self._tags_of.get(item_id, ())]
+
+    def item_comments(self, item_id: int) -> list[Comment]:
+        return [self.comments[i] for i in self._comments_of.get(item_id, ())]
+
+    def item_reactions(self, item_id: int) -> list[Reaction]:
+        return [self.reactions[i] for i in self._reactions_of.get(item_id, ())]
+
+    def account_by_username(self, username: str) -> Account | None:
+        found = self._by_username.get(username.lower())
+        return self.accounts.get(found) if found is not None else None
+
+    def account_by_email(self, email: str) -> Account | None:
+        found = self._by_email.get(email.lower())
+        return self.accounts.get(found) if found is not None else None
+
+    def teams_of(self, user_id: int) -> list[Account]:
+        return [self.accounts[t] for t in sorted(self._teams_of.get(user_id, ()))]
+
+
+def _dump(record: Any) -> dict[str, Any]:
+    out = {}
+    for f in dataclasses.fields(record):
+        value = getattr(record, f.name)
+        out[f.name] = format_time(value) if isinstance(value, datetime) else value
+        if isinstance(value, dict):
+            out[f.name] = {str(k): v for k, v in value.items()}
+    return out
+
+
+def _build(table: str, cls: type, row: dict[str, Any]) -> Any:
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs = {}
+    for name, value in row.items():
+        if name not in known:
+            raise ValueError(f"{table}: unknown field {name!r}")
+        if (table, name) in _INT_KEYED:
+            value = {int(k): v for k, v in value.items()}
+        elif isinstance(value, str) and name.endswith("_at"):
+            value = parse_time(value)
+        kwargs[name] = value
+    return cls(**kwargs)
+
+
+def unique(values: Iterable[T]) -> list[T]:
+    """The values in order, each once."""
+    return list(dict.fromkeys(values))

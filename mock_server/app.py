@@ -8,11 +8,12 @@ connexion's known pitfalls (see mock_server/guards.py).
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import importlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 from typing import Any
 
@@ -62,17 +63,21 @@ def create_app(
     fixtures: str = "default",
     seed: int = 0,
     max_body: int = MAX_BODY_BYTES,
+    on_shutdown: Callable[[], None] | None = None,
 ) -> connexion.AsyncApp:
     """The mock as an ASGI app. Without a store, one is made from the `fixtures` set and `seed`.
 
-    Its `state` carries `store` and `api_key` for the CLI and the tests.
+    Its `state` carries `store` and `api_key` for the CLI and the tests; `on_shutdown` runs
+    when the server stops gracefully (serve saves the state there).
     """
     if store is None:
         from fixtures import generate
 
         store = Store(clock=clock, data=generate(fixtures, seed))
     api_key = api_key or secrets.token_hex(16)
-    app = connexion.AsyncApp(__name__, security_map=_security_map(store, api_key))
+    app = connexion.AsyncApp(
+        __name__, security_map=_security_map(store, api_key), lifespan=_lifespan(on_shutdown)
+    )
     app.add_api(
         DOCUMENT_PATH,
         resolver=_StoreResolver(store),
@@ -88,6 +93,16 @@ def create_app(
         admin.mount(app, store, api_key)
     app.state = _AppState(store, api_key)
     return app
+
+
+def _lifespan(on_shutdown: Callable[[], None] | None) -> Callable[[Any], Any]:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        yield
+        if on_shutdown is not None:
+            on_shutdown()
+
+    return lifespan
 
 
 class _AppState:
@@ -120,7 +135,7 @@ def _security_map(store: Store, api_key: str) -> dict[str, type]:
 
 # ---------------------------------------------------------------------- resolver
 class _StoreResolver(Resolver):
-    """operationId `<resource>.<function>` -> mock_server.handlers.<resource>.<function>, bound to the store."""
+    """operationId `<resource>.<function>` -> mock_server.handlers.<resource>.<function>, with the store."""
 
     def __init__(self, store: Store):
         super().__init__()

@@ -10,7 +10,7 @@ from typing import Any
 
 from mock_server.store import ItemFilter, Store, format_time, paginate
 from mock_server.store.access import PERMISSIONS
-from mock_server.store.items import is_url
+from mock_server.store.items import ANY_ITEM, is_url
 from mock_server.store.records import Account, Collection, Comment, Item, Reaction, Tag
 
 THUMBNAIL_KEYS = ("mini", "small", "cropped", "uncropped", "large")
@@ -33,7 +33,8 @@ class Views:
         return {key: f"{self.base_url}/thumbnails/{kind}/{record_id}/{key}.png" for key in THUMBNAIL_KEYS}
 
     def urls(self, kind: str, record_id: int) -> Json:
-        return {"url": f"{self.base_url}/{kind}/{record_id}", "short_url": f"{self.base_url}/s/{kind[0]}{record_id}"}
+        base = self.base_url
+        return {"url": f"{base}/{kind}/{record_id}", "short_url": f"{base}/s/{kind[0]}{record_id}"}
 
     # ------------------------------------------------------------------ 2.1 collection
     def collection(self, collection: Collection, role: str | None = None) -> Json:
@@ -77,7 +78,7 @@ class Views:
         collection: Collection,
         role: str | None = None,
         include: list[str] | None = None,
-        items_where: ItemFilter = ItemFilter(),
+        items_where: ItemFilter = ANY_ITEM,
         items_page: int | None = None,
         items_per_page: int | None = None,
     ) -> Json:
@@ -146,7 +147,7 @@ class Views:
         self,
         item: Item,
         include: list[str] | None = None,
-        items_where: ItemFilter = ItemFilter(),
+        items_where: ItemFilter = ANY_ITEM,
         items_page: int | None = None,
         items_per_page: int | None = None,
     ) -> Json:

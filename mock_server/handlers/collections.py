@@ -67,7 +67,8 @@ def delete_items(ctx: Ctx, collection_id: int, body: dict[str, Any]):
 
 
 def list_collaborators(ctx: Ctx, collection_id: int):
-    return ctx.each(ctx.store.list_collaborators(ctx.user, collection_id), lambda e: ctx.view.collaborator(*e)), 200
+    entries = ctx.store.list_collaborators(ctx.user, collection_id)
+    return ctx.each(entries, lambda entry: ctx.view.collaborator(*entry)), 200
 
 
 def add_collaborator(ctx: Ctx, collection_id: int, body: dict[str, Any]):

@@ -66,6 +66,9 @@ class ItemFilter:
         )
 
 
+ANY_ITEM = ItemFilter()  # no filter
+
+
 def parse_near(ll: str | None, radius: float | None) -> tuple[float, float, float] | None:
     """`ll` ("lat,lng") and `radius` (meters) go together."""
     if ll is None and radius is None:
@@ -118,7 +121,7 @@ class ItemsMixin(CollectionsMixin):
         collection_id: int | None = None,
         owned: bool | None = None,
         owner_id: int | None = None,
-        where: ItemFilter = ItemFilter(),
+        where: ItemFilter = ANY_ITEM,
         page: int | None = None,
         per_page: int | None = None,
     ) -> Page[Item]:
@@ -140,7 +143,7 @@ class ItemsMixin(CollectionsMixin):
         found.sort(key=lambda i: (i.created_at, i.id), reverse=True)
         return paginate(found, page, per_page)
 
-    def collection_items(self, collection: Collection, where: ItemFilter = ItemFilter()) -> list[Item]:
+    def collection_items(self, collection: Collection, where: ItemFilter = ANY_ITEM) -> list[Item]:
         """Live items of a collection in its order: sort_by/sort_order, else `sort` ascending."""
         items = [i for i in self.live_items(collection.id) if where(self, i)]
         if collection.sort_by is None:
@@ -163,7 +166,7 @@ class ItemsMixin(CollectionsMixin):
         )
         return [i for i in level if i.id != item.id]
 
-    def stack_children(self, stack: Item, where: ItemFilter = ItemFilter()) -> list[Item]:
+    def stack_children(self, stack: Item, where: ItemFilter = ANY_ITEM) -> list[Item]:
         collection = self.collections[stack.collection_id]
         return (
             self.collection_items(collection, replace(where, parent_id=stack.id))

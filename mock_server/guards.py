@@ -11,14 +11,16 @@
 from __future__ import annotations
 
 import json
-import re
 from functools import cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from connexion.lifecycle import ConnexionResponse
+from starlette.formparsers import MultiPartException
+from starlette.requests import Request
 
-from openapi import document
+from mock_server.forms import FORM_TYPES, form_to_json
+from openapi import document, path_template, resolve
 
 JSON_TYPES = ("application/json",)
 
@@ -49,22 +51,11 @@ def error_response(
 
 
 # ---------------------------------------------------------------------- the document's shape
-@cache
-def _routes() -> list[tuple[re.Pattern[str], list[str]]]:
-    out = []
-    for path, item in document()["paths"].items():
-        pattern = re.sub(r"\{[^}]+\}", "[^/]+", re.escape(path).replace(r"\{", "{").replace(r"\}", "}"))
-        methods = [m.upper() for m in ("get", "put", "post", "delete", "patch") if m in item]
-        out.append((re.compile(f"^{pattern}/?$"), methods))
-    return out
-
-
 def allowed_methods(path: str) -> list[str]:
     """Every method the document has at this path (literal paths win, as in the router)."""
-    for pattern, methods in sorted(_routes(), key=lambda r: "[^/]+" in r[0].pattern):
-        if pattern.match(path):
-            return methods
-    return []
+    template = path_template(path)
+    item = document()["paths"][template] if template else {}
+    return [m.upper() for m in ("get", "put", "post", "delete", "patch") if m in item]
 
 
 @cache
@@ -73,19 +64,10 @@ def array_query_params() -> frozenset[str]:
     for item in document()["paths"].values():
         for op in item.values():
             for p in op.get("parameters", []) if isinstance(op, dict) else []:
-                p = _deref(p)
-                if p.get("in") == "query" and _deref(p.get("schema", {})).get("type") == "array":
+                p = resolve(p)
+                if p.get("in") == "query" and resolve(p.get("schema", {})).get("type") == "array":
                     names.add(p["name"])
     return frozenset(names)
-
-
-def _deref(node: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in node:
-        target: Any = document()
-        for part in node["$ref"][2:].split("/"):
-            target = target[part]
-        node = target
-    return node
 
 
 def normalize_query(query: bytes, arrays: frozenset[str]) -> bytes:
@@ -129,12 +111,21 @@ class GuardMiddleware:
             if len(body) > self.max_body:
                 await _send(send, _too_large(self.max_body))
                 return
-        if body and headers.get("content-type", "").split(";")[0].strip().lower() in JSON_TYPES:
+        media_type = headers.get("content-type", "").split(";")[0].strip().lower()
+        if body and media_type in JSON_TYPES:
             try:
                 body.decode("utf-8")
             except UnicodeDecodeError:
                 await _send(send, error_response(400, "invalid_input", "The JSON body is not valid UTF-8."))
                 return
+        elif media_type in FORM_TYPES and scope["method"] != "GET":
+            try:
+                pairs = await _form_pairs(scope, body)
+            except (UnicodeDecodeError, ValueError, MultiPartException) as exc:
+                await _send(send, error_response(400, "invalid_input", f"The form body is malformed: {exc}"))
+                return
+            body = json.dumps(form_to_json(scope["method"], scope["path"], pairs)).encode()
+            scope = {**scope, "headers": _with_json_headers(scope["headers"], len(body))}
         sent = False
 
         async def replay() -> dict[str, Any]:
@@ -145,6 +136,23 @@ class GuardMiddleware:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
+
+
+async def _form_pairs(scope: dict[str, Any], body: bytes) -> list[tuple[str, str]]:
+    """The fields of a urlencoded or multipart body; a file part counts as its file name."""
+    if not body:
+        return []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    form = await Request(scope, receive).form()
+    return [(key, v if isinstance(v, str) else v.filename or "") for key, v in form.multi_items()]
+
+
+def _with_json_headers(headers: list[tuple[bytes, bytes]], length: int) -> list[tuple[bytes, bytes]]:
+    kept = [(k, v) for k, v in headers if k.lower() not in (b"content-type", b"content-length")]
+    return [*kept, (b"content-type", b"application/json"), (b"content-length", str(length).encode())]
 
 
 def _too_large(cap: int) -> ConnexionResponse:

@@ -5,6 +5,7 @@ Everything else in the toolkit is generated from or checked against `openapi.yam
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,3 +33,28 @@ def load_inventory(path: str | Path = INVENTORY_PATH) -> list[dict[str, str]]:
     """The method+path pairs the spec requires, as [{method, path, name}]."""
     with open(path, encoding="utf-8") as fh:
         return yaml.safe_load(fh)["operations"]
+
+
+def resolve(node: Any, doc: dict[str, Any] | None = None) -> Any:
+    """Follow local `$ref`s (`#/components/...`) until a node that is not a reference."""
+    doc = doc if doc is not None else document()
+    while isinstance(node, dict) and "$ref" in node:
+        target: Any = doc
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part.replace("~1", "/").replace("~0", "~")]
+        node = target
+    return node
+
+
+@cache
+def _path_patterns() -> list[tuple[str, re.Pattern[str]]]:
+    patterns = [
+        (template, re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "/?$"))
+        for template in document()["paths"]
+    ]
+    return sorted(patterns, key=lambda p: "{" in p[0])  # literal paths first, as routers match
+
+
+def path_template(path: str) -> str | None:
+    """The document's path template that a concrete request path falls under, if any."""
+    return next((template for template, pattern in _path_patterns() if pattern.match(path)), None)

@@ -12,30 +12,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+import fixtures
 from mock_server.errors import InvalidInput
 from mock_server.store import Store, format_time
 from mock_server.store.records import Account
 
 PREFIX = "/__mock__"
-
-
-def credentials(store: Store, api_key: str) -> dict[str, Any]:
-    """The API key and every account's credentials, users then teams."""
-    users = [a for a in store.accounts.values() if not a.is_team]
-    teams = [a for a in store.accounts.values() if a.is_team]
-    return {
-        "api_key": api_key,
-        "users": [user_credentials(u) for u in users],
-        "teams": [
-            {
-                "id": t.id,
-                "username": t.username,
-                "managers": [u for u, kind in t.members.items() if kind == "manager"],
-                "members": [u for u, kind in t.members.items() if kind == "user"],
-            }
-            for t in teams
-        ],
-    }
 
 
 def user_credentials(user: Account) -> dict[str, Any]:
@@ -53,16 +35,14 @@ def mount(app: Any, store: Store, api_key: str) -> None:
     """Add the admin routes to a connexion app, bound to its store and key."""
 
     async def get_credentials(request: Request) -> JSONResponse:
-        return JSONResponse(credentials(store, api_key))
+        return JSONResponse(fixtures.credentials({"accounts": store.dump("accounts")}, api_key))
 
     async def reset(request: Request) -> JSONResponse:
-        from fixtures import NAMES, generate
-
         body = await _json(request)
         name, seed = body.get("fixtures", "default"), body.get("seed", 0)
-        if name not in NAMES or not isinstance(seed, int) or isinstance(seed, bool):
-            raise InvalidInput(f"fixtures must be one of {', '.join(NAMES)} and seed an integer")
-        store.reset(generate(name, seed))
+        if name not in fixtures.NAMES or not isinstance(seed, int) or isinstance(seed, bool):
+            raise InvalidInput(f"fixtures must be one of {', '.join(fixtures.NAMES)} and seed an integer")
+        store.reset(fixtures.generate(name, seed))
         return JSONResponse({"code": "reset", "message": f"State reset to the {name} fixtures, seed {seed}."})
 
     async def create_user(request: Request) -> JSONResponse:

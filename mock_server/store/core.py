@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, Generic, TypeVar
 
 from mock_server.errors import InvalidInput
@@ -109,8 +110,12 @@ class StoreBase:
         out: dict[str, Any] = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION}
         out["sequences"] = dict(self._sequences)
         for name in TABLES:
-            out[name] = [_dump(record) for record in getattr(self, name).values()]
+            out[name] = self.dump(name)
         return out
+
+    def dump(self, table: str) -> list[dict[str, Any]]:
+        """One table of the snapshot."""
+        return [_dump(record) for record in getattr(self, table).values()]
 
     def _load(self, data: dict[str, Any]) -> None:
         if data.get("format") != SNAPSHOT_FORMAT or data.get("version") != SNAPSHOT_VERSION:
@@ -218,8 +223,13 @@ def _dump(record: Any) -> dict[str, Any]:
     return out
 
 
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(cls))
+
+
 def _build(table: str, cls: type, row: dict[str, Any]) -> Any:
-    known = {f.name: f for f in dataclasses.fields(cls)}
+    known = _field_names(cls)
     kwargs = {}
     for name, value in row.items():
         if name not in known:

@@ -27,7 +27,7 @@ from connexion.resolver import Resolver
 from connexion.security import ApiKeySecurityHandler, BasicSecurityHandler
 from starlette.exceptions import HTTPException
 
-from mock_server import admin
+from mock_server import admin as admin_routes
 from mock_server.errors import ApiError
 from mock_server.guards import GuardMiddleware, allowed_methods, error_response
 from mock_server.handlers import Ctx
@@ -58,7 +58,7 @@ def create_app(
     *,
     api_key: str | None = None,
     clock: Callable[[], datetime] = utcnow,
-    admin_api: bool = True,
+    admin: bool = True,
     validate_responses: bool = False,
     fixtures: str = "default",
     seed: int = 0,
@@ -89,8 +89,8 @@ def create_app(
     for exc_class, handler in _ERROR_HANDLERS.items():
         app.add_error_handler(exc_class, handler)
     app.add_middleware(GuardMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, max_body=max_body)
-    if admin_api:
-        admin.mount(app, store, api_key)
+    if admin:
+        admin_routes.mount(app, store, api_key)
     app.state = _AppState(store, api_key)
     return app
 

@@ -85,7 +85,7 @@ def build(options: ServeOptions) -> tuple[Any, Store, str]:
     app = create_app(
         store,
         api_key=api_key,
-        admin_api=options.admin,
+        admin=options.admin,
         validate_responses=options.validate_responses,
         on_shutdown=save,
     )

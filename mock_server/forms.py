@@ -4,7 +4,8 @@ DESIGN.md (request encoding): every body is also accepted as a form. Connexion t
 fields only for flat schemas (not the document's allOf/oneOf ones), so the guard turns a
 form into the JSON body it stands for before connexion sees it, typed by the operation's
 JSON schema: `tags[]=a&tags[]=b`, `tags=a&tags=b` and `tags=a,b` are arrays,
-`metadata[key]=value` is an object, "true"/"1" are booleans, digits are numbers.
+`metadata[key]=value` is an object, "true"/"1" are booleans, digits are numbers, and ""
+or "null" is null for a nullable field that is not free text.
 A value that does not fit is passed on unchanged, so validation rejects it with a 400.
 """
 
@@ -44,8 +45,8 @@ def form_to_json(method: str, path: str, pairs: list[tuple[str, str]]) -> dict[s
 
 def _typed(value: str, schema: dict[str, Any]) -> Any:
     kind = schema.get("type")
-    if value == "" and schema.get("nullable") and kind != "string":
-        return None
+    if value in ("", "null") and schema.get("nullable") and (kind != "string" or "enum" in schema):
+        return None  # a form has no null: "" or "null" stands for it where no string is meant
     if kind == "integer" and re.fullmatch(r"-?\d+", value):
         return int(value)
     if kind == "number" and re.fullmatch(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", value):
@@ -55,10 +56,13 @@ def _typed(value: str, schema: dict[str, Any]) -> Any:
     return value
 
 
-@cache
 def body_fields(method: str, path: str) -> dict[str, dict[str, Any]]:
     """name -> resolved schema of each property of the operation's JSON body (allOf/oneOf merged)."""
-    template = path_template(path)
+    return _body_fields(method, path_template(path))
+
+
+@cache  # by template, not by path: one entry per operation however many ids are asked for
+def _body_fields(method: str, template: str | None) -> dict[str, dict[str, Any]]:
     operation = document()["paths"][template].get(method, {}) if template else {}
     body = resolve(operation.get("requestBody", {}))
     return _properties(body.get("content", {}).get("application/json", {}).get("schema", {}))

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mock_server.store import ItemFilter, Store, format_time, paginate
+from mock_server.store import Found, ItemFilter, Store, format_time, paginate
 from mock_server.store.access import PERMISSIONS
 from mock_server.store.items import ANY_ITEM, is_url
-from mock_server.store.records import Account, Collection, Comment, Item, Reaction, Tag
+from mock_server.store.records import Account, Collection, Comment, Email, Item, Reaction, Tag
 
 THUMBNAIL_KEYS = ("mini", "small", "cropped", "uncropped", "large")
 Json = dict[str, Any]
@@ -211,6 +211,158 @@ class Views:
             "status": account.status,
             "plan": account.plan,
         }
+
+
+    def current_user(self, account: Account, include: list[str] | None = None) -> Json:
+        """The current user, with emails, teams and teams_total_count when asked."""
+        out = self.user(account)
+        include = include or []
+        teams = self.store.list_teams(account) if {"teams", "teams_total_count"} & set(include) else []
+        if "emails" in include:
+            out["emails"] = [self.email_address(e) for e in self.store.list_email_addresses(account)]
+        if "teams" in include:
+            out["teams"] = [self.team_list_entry(team, kind) for team, kind in teams]
+        if "teams_total_count" in include:
+            out["teams_total_count"] = len(teams)
+        return out
+
+    @staticmethod
+    def email_address(email: Email) -> Json:
+        return {"id": email.id, "email": email.email}
+
+    # ------------------------------------------------------------------ 2.6, 2.7 teams
+    def team_list_entry(self, team: Account, user_kind: str) -> Json:
+        return {
+            "id": team.id,
+            "created_at": format_time(team.created_at),
+            "name": team.name,
+            "username": team.username,
+            "avatar": self.avatar(team),
+            "custom_domain": team.custom_domain,
+            "plan": team.plan,
+            "plan_active": team.plan_active,
+            "billing_email": _email_of(team),
+            "user_kind": user_kind,
+        }
+
+    def team(self, team: Account) -> Json:
+        """The shape Update a team answers."""
+        return {
+            "id": team.id,
+            "name": team.name,
+            "username": team.username,
+            "avatar": self.avatar(team),
+            "custom_domain": team.custom_domain,
+            "sort_by": team.sort_by,
+            "sort_order": team.sort_order,
+            "view_mode": team.view_mode,
+            "labels": team.labels,
+            "plan": team.plan,
+            "plan_active": team.plan_active,
+            "plan_quantity": team.plan_quantity,
+            "billing_email": team.billing_email or _email_of(team),
+            "status": team.status,
+            "created_at": format_time(team.created_at),
+            "feed_key": team.feed_key,
+            "usage": self.store.team_usage(team),
+        }
+
+    def team_detail(self, team: Account, user_kind: str) -> Json:
+        """The shape Get a team answers: the update shape plus email, user_kind and users."""
+        members = [self.team_member(user, kind) for user, kind in self.store.members_of(team)]
+        return {**self.team(team), "email": team.email, "user_kind": user_kind, "users": members}
+
+    def team_member(self, user: Account, kind: str) -> Json:
+        return {
+            "id": user.id,
+            "name": user.name,
+            "email": _email_of(user),
+            "username": user.username,
+            "avatar": self.avatar(user),
+            "custom_domain": user.custom_domain,
+            "plan": user.plan,
+            "status": user.status,
+            "kind": kind,
+        }
+
+    # ------------------------------------------------------------------ 2.11, 2.12
+    def search_result(self, found: Found) -> Json:
+        """A collection, item or comment found; item-only fields are null for the others."""
+        store, record = self.store, found.record
+        shown: Item | None = None  # the item whose own fields are shown
+        parent: Item | None = None
+        if isinstance(record, Collection):
+            collection, author = record, store.accounts[record.owner_id]
+            kind, target, name = "collections", record.id, record.name
+        else:
+            item = record if isinstance(record, Item) else store.items[record.item_id]
+            collection, author = store.collections[item.collection_id], store.accounts[record.user_id]
+            kind, target = "items", item.id
+            if isinstance(record, Item):
+                shown, name = item, item.name
+                parent = store.items[item.parent_id] if item.parent_id else None
+            else:  # a comment: its parent is the item it is about
+                parent, name = item, record.body
+        return {
+            "id": record.id,
+            "name": name,
+            "collection_id": collection.id,
+            "collection_name": collection.name,
+            "parent_id": parent.id if parent else None,
+            "parent_name": parent.name if parent else None,
+            "description": getattr(record, "description", None),
+            "link": shown.link if shown else None,
+            "preview": shown.preview if shown else None,
+            "thumbnail": getattr(record, "thumbnail", None),
+            "size": shown.size if shown else None,
+            "type": shown.type if shown else found.kind,
+            "mime": shown.mime if shown else None,
+            "latitude": shown.latitude if shown else None,
+            "longitude": shown.longitude if shown else None,
+            "created_at": format_time(record.created_at),
+            "updated_at": format_time(record.updated_at),
+            "user_id": author.id,
+            "user_name": author.name,
+            "username": author.username,
+            "user_email": _email_of(author),
+            "relevance": _decimal(found.score),
+            "is_url": is_url(shown.content) if shown else False,
+            "thumbnails": self.thumbnails(kind, target),
+            "collection_url": self.urls("collections", collection.id)["url"],
+            **self.urls(kind, target),
+        }
+
+    def activity_entry(self, found: Found) -> Json:
+        """One collection, item, comment or reaction created; urls lead to where it happened."""
+        store, record = self.store, found.record
+        item = store.items[record.item_id] if isinstance(record, Comment | Reaction) else record
+        author = store.accounts[record.owner_id if isinstance(record, Collection) else record.user_id]
+        kind, target = ("collections", record.id) if isinstance(record, Collection) else ("items", item.id)
+        name = record.body if isinstance(record, Comment) else item.name
+        plain = isinstance(record, Collection | Item)
+        return {
+            "id": record.id,
+            "name": name,
+            "description": record.description if plain else None,
+            "thumbnail": record.thumbnail if plain else None,
+            "type": found.kind,
+            "latitude": record.latitude if isinstance(record, Item) else None,
+            "longitude": record.longitude if isinstance(record, Item) else None,
+            "created_at": format_time(record.created_at),
+            "updated_at": format_time(getattr(record, "updated_at", record.created_at)),
+            "user_id": author.id,
+            "user_name": author.name,
+            "username": author.username,
+            "user_email": _email_of(author),
+            "user_avatar": self.avatar(author),
+            "thumbnails": self.thumbnails(kind, target),
+            **self.urls(kind, target),
+        }
+
+
+def _decimal(score: float) -> str:
+    """A relevance score as a decimal string ("2.5", "3"), never in exponent notation."""
+    return f"{score:.4f}".rstrip("0").rstrip(".") or "0"
 
 
 def _email_of(account: Account) -> str:

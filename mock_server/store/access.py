@@ -61,6 +61,13 @@ class AccessMixin(StoreBase):
                 return item, role
         raise NotFound(f"Item {item_id} was not found.")
 
+    def can_see_item(self, caller: Account, item_id: int) -> bool:
+        try:
+            self.visible_item(caller, item_id)
+        except NotFound:
+            return False
+        return True
+
     def item_for(self, caller: Account, item_id: int, permission: str = "edit") -> Item:
         item, role = self.visible_item(caller, item_id)
         if not PERMISSIONS[role][permission]:

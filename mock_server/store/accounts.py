@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 
-from mock_server.errors import Unauthorized
+from mock_server.errors import Conflict, InvalidInput, Unauthorized
 from mock_server.store.core import StoreBase
 from mock_server.store.records import Account, Email
+
+EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 
 class AccountsMixin(StoreBase):
@@ -56,6 +59,25 @@ class AccountsMixin(StoreBase):
         self.emails[email.id] = email
         self._by_email[address.lower()] = user.id
         return email
+
+    def require_username_free(self, username: str, account: Account | None = None) -> None:
+        """409 username_unavailable when another account (user or team) has it."""
+        holder = self.account_by_username(username)
+        if holder is not None and holder is not account:
+            raise Conflict(f"The username {username} is taken.", code="username_unavailable")
+
+    def require_email_free(self, address: str, account: Account | None = None) -> None:
+        """409 email_unavailable when another account (user or team) uses it."""
+        if not EMAIL.fullmatch(address):
+            raise InvalidInput(f"{address!r} is not an email address")
+        holder = self.account_by_email(address)
+        if holder is not None and holder is not account:
+            raise Conflict(f"The email address {address} is in use.", code="email_unavailable")
+
+    def rename(self, account: Account, username: str) -> None:
+        del self._by_username[account.username.lower()]
+        account.username = username
+        self._by_username[username.lower()] = account.id
 
     def dashboard_domain(self, account: Account, host: str) -> str:
         """The account's custom_domain when set, else <username>.<server host> (DESIGN.md)."""

@@ -120,6 +120,7 @@ class CollectionsMixin(AccessMixin):
         self._live[collection.id] = {}
         self._collections_of.setdefault(owner.id, set()).add(collection.id)
         self._invite(collection, invited)
+        self.index_text(collection)
         return collection
 
     def update_collection(self, caller: Account, collection_id: int, body: dict[str, Any]) -> Collection:
@@ -137,6 +138,7 @@ class CollectionsMixin(AccessMixin):
             self._collections_of.setdefault(new_owner.id, set()).add(collection.id)
         self._invite(collection, invited)
         collection.updated_at = self.now()
+        self.index_text(collection)
         return collection
 
     def delete_collection(self, caller: Account, collection_id: int) -> None:
@@ -144,6 +146,8 @@ class CollectionsMixin(AccessMixin):
         now = self.now()
         for item in self.live_items(collection.id):
             item.deleted_at = now
+            self.unindex_text(item)
+        self.unindex_text(collection)
         del self._live[collection.id]
         for account_id in (collection.owner_id, *collection.collaborators):
             self._collections_of.get(account_id, set()).discard(collection.id)

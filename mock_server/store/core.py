@@ -25,6 +25,7 @@ from mock_server.store.records import (
     Reaction,
     Tag,
 )
+from mock_server.store.text import NAME_WEIGHT, TEXT_WEIGHT, SearchIndex
 
 T = TypeVar("T")
 
@@ -148,6 +149,7 @@ class StoreBase:
         self._live: dict[int, dict[int, None]] = {cid: {} for cid in self.collections}
         self._children: dict[int, dict[int, None]] = {}
         self._tags_of: dict[int, dict[int, None]] = {}
+        self._tagged: dict[str, set[int]] = {}  # tag name (casefolded) -> ids of items carrying it
         self._comments_of: dict[int, dict[int, None]] = {}
         self._reactions_of: dict[int, dict[int, None]] = {}
         for account in self.accounts.values():
@@ -161,11 +163,32 @@ class StoreBase:
             if item.deleted_at is None:
                 self._link_item(item)
         for tag in self.tags.values():
-            self._tags_of.setdefault(tag.item_id, {})[tag.id] = None
+            self._link_tag(tag)
         for comment in self.comments.values():
             self._comments_of.setdefault(comment.item_id, {})[comment.id] = None
         for reaction in self.reactions.values():
             self._reactions_of.setdefault(reaction.item_id, {})[reaction.id] = None
+        self.search_index = SearchIndex()
+        for collection in self.collections.values():
+            self.index_text(collection)
+        for item_ids in self._live.values():
+            for item_id in item_ids:
+                self.index_text(self.items[item_id])
+        for comment in self.comments.values():
+            self.index_text(comment)
+
+    def index_text(self, record: Collection | Item | Comment) -> None:
+        """(Re)index a record's text for search; call whenever it changes."""
+        if isinstance(record, Comment):
+            self.search_index.put(("comment", record.id), [(record.body, TEXT_WEIGHT)])
+            return
+        texts = [(record.name, NAME_WEIGHT), (record.description, TEXT_WEIGHT)]
+        if isinstance(record, Item):
+            texts.append((record.content, TEXT_WEIGHT))
+        self.search_index.put((_kind(record), record.id), texts)
+
+    def unindex_text(self, record: Collection | Item | Comment) -> None:
+        self.search_index.drop((_kind(record), record.id))
 
     def _index_account(self, account: Account) -> None:
         self._by_username[account.username.lower()] = account.id
@@ -185,6 +208,14 @@ class StoreBase:
         if item.parent_id is not None:
             self._children.get(item.parent_id, {}).pop(item.id, None)
 
+    def _link_tag(self, tag: Tag) -> None:
+        self._tags_of.setdefault(tag.item_id, {})[tag.id] = None
+        self._tagged.setdefault(tag.name.casefold(), set()).add(tag.item_id)
+
+    def _unlink_tag(self, tag: Tag) -> None:
+        self._tags_of.get(tag.item_id, {}).pop(tag.id, None)
+        self._tagged.get(tag.name.casefold(), set()).discard(tag.item_id)
+
     # ------------------------------------------------------------------ lookups
     def live_items(self, collection_id: int) -> list[Item]:
         return [self.items[i] for i in self._live.get(collection_id, ())]
@@ -194,6 +225,10 @@ class StoreBase:
 
     def item_tags(self, item_id: int) -> list[Tag]:
         return [self.tags[i] for i in self._tags_of.get(item_id, ())]
+
+    def tagged_items(self, name: str) -> set[int]:
+        """Ids of the items (deleted ones included) that carry a tag of this name."""
+        return self._tagged.get(name.casefold(), set())
 
     def item_comments(self, item_id: int) -> list[Comment]:
         return [self.comments[i] for i in self._comments_of.get(item_id, ())]
@@ -211,6 +246,10 @@ class StoreBase:
 
     def teams_of(self, user_id: int) -> list[Account]:
         return [self.accounts[t] for t in sorted(self._teams_of.get(user_id, ()))]
+
+
+def _kind(record: Collection | Item | Comment) -> str:
+    return {Collection: "collection", Item: "item", Comment: "comment"}[type(record)]
 
 
 def _dump(record: Any) -> dict[str, Any]:

@@ -141,6 +141,12 @@ class ItemsMixin(CollectionsMixin):
             if where(self, item)
         ]
         found.sort(key=lambda i: (i.created_at, i.id), reverse=True)
+        stack = self.items.get(where.parent_id) if where.parent_id is not None else None
+        if found and stack is not None and stack.collection_id in self.collections:
+            # a stack's children, in its collection's order (as include=stack_items lists them)
+            wanted = {i.id for i in found}
+            in_order = self.collection_items(self.collections[stack.collection_id], where)
+            found = [i for i in in_order if i.id in wanted]
         return paginate(found, page, per_page)
 
     def collection_items(self, collection: Collection, where: ItemFilter = ANY_ITEM) -> list[Item]:
@@ -218,6 +224,7 @@ class ItemsMixin(CollectionsMixin):
             self._set_parent(child, item)
         self._add_tags(item, body.get("tags", []))
         collection.updated_at = now
+        self.index_text(item)
         return item, True
 
     def update_item(self, caller: Account, item_id: int, body: dict[str, Any]) -> Item:
@@ -250,6 +257,7 @@ class ItemsMixin(CollectionsMixin):
                 self._remove_tag(tag)
             self._add_tags(item, body["tags"])
         item.updated_at = self.now()
+        self.index_text(item)
         return item
 
     def delete_item(self, caller: Account, item_id: int, delete_items: bool = False) -> None:
@@ -335,6 +343,7 @@ class ItemsMixin(CollectionsMixin):
         self._link_item(copy)
         self._set_parent(copy, parent)
         self._add_tags(copy, [t.name for t in self.item_tags(original.id)])
+        self.index_text(copy)
         for child in self.children(original.id):
             self._copy(child, target, copy)
         return copy
@@ -404,6 +413,7 @@ class ItemsMixin(CollectionsMixin):
                 self._set_parent(child, None)
         self._unlink_item(item)
         item.deleted_at = self.now()
+        self.unindex_text(item)
 
     def _add_tags(self, item: Item, names: Iterable[str]) -> list[Tag]:
         """Tags by name; a name the item already has (any case) answers the existing tag."""
@@ -417,14 +427,14 @@ class ItemsMixin(CollectionsMixin):
             if tag is None:
                 tag = Tag(id=self.next_id("tags"), item_id=item.id, name=name, created_at=self.now())
                 self.tags[tag.id] = tag
-                self._tags_of.setdefault(item.id, {})[tag.id] = None
+                self._link_tag(tag)
                 have[name.casefold()] = tag
             out.append(tag)
         return out
 
     def _remove_tag(self, tag: Tag) -> None:
         del self.tags[tag.id]
-        self._tags_of.get(tag.item_id, {}).pop(tag.id, None)
+        self._unlink_tag(tag)
 
     @staticmethod
     def _assign_item(item: Item, body: dict[str, Any]) -> None:

@@ -1,0 +1,9 @@
+"""Handler of spec 4.10: the activity feed."""
+
+from __future__ import annotations
+
+from mock_server.handlers import Ctx
+
+
+def list_activity(ctx: Ctx, page=None, per_page=None, count=None):
+    return ctx.listing(ctx.store.list_activity(ctx.user, page, per_page or count), ctx.view.activity_entry)

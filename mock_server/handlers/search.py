@@ -1,0 +1,15 @@
+"""Handler of spec 4.9: search."""
+
+from __future__ import annotations
+
+from mock_server.handlers import Ctx
+from mock_server.store import parse_near
+
+
+def search(ctx: Ctx, q=None, tags=None, owned=None, owner_id=None, ll=None, radius=None,
+           page=None, per_page=None, count=None, type=None):  # fmt: skip
+    found = ctx.store.search(
+        ctx.user, q=q, tags=tags, type=type, owned=owned, owner_id=owner_id,
+        near=parse_near(ll, radius), page=page, per_page=per_page or count,
+    )  # fmt: skip
+    return ctx.listing(found, ctx.view.search_result)

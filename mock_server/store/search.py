@@ -1,0 +1,110 @@
+"""Search (spec 4.9) over collections, items and comments, and the activity feed (spec 4.10).
+
+Search reads the inverted index (store/text.py) and the tag index, never every item;
+relevance is the weighted term count (name x3), plus one per tag asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from mock_server.errors import InvalidInput
+from mock_server.store.comments import CommentsMixin
+from mock_server.store.core import Page, paginate
+from mock_server.store.items import haversine_m
+from mock_server.store.records import Account, Collection, Comment, Item, Reaction
+
+Record = Collection | Item | Comment | Reaction
+_KIND_RANK = {"collection": 0, "item": 1, "comment": 2, "reaction": 3}
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A search result or an activity entry: what kind of thing, the record, its score."""
+
+    kind: str  # "collection" | "item" | "comment" (| "reaction" in the activity feed)
+    record: Record
+    score: float = 0.0
+
+    @property
+    def created_at(self) -> datetime:
+        return self.record.created_at
+
+
+class SearchMixin(CommentsMixin):
+    def search(
+        self,
+        caller: Account,
+        *,
+        q: str | None = None,
+        tags: list[str] | None = None,
+        type: str | None = None,
+        owned: bool | None = None,
+        owner_id: int | None = None,
+        near: tuple[float, float, float] | None = None,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> Page[Found]:
+        if not q and not tags:
+            raise InvalidInput("q or tags is required")
+        searchable = self.accessible_collection_ids(caller)
+        searchable |= {c.id for c in self.collections.values() if c.type == "global"}
+        scores = self.search_index.query(q) if q else None
+        if tags:
+            tagged = set.intersection(*(self.tagged_items(name) for name in tags))
+            base = scores if scores is not None else {("item", i): 0.0 for i in tagged}
+            scores = {
+                key: score + len(tags) for key, score in base.items() if key[0] == "item" and key[1] in tagged
+            }
+        owner = caller.id if owned else owner_id
+        if owned and owner_id is not None and owner_id != caller.id:
+            return Page([], 0)
+        found = []
+        for (kind, record_id), score in (scores or {}).items():
+            record = self._searchable(kind, record_id, searchable)
+            if record is None or (type is not None and type != (kind if kind != "item" else record.type)):
+                continue
+            if owner is not None and self._owner_of(kind, record) != owner:
+                continue
+            if near is not None and not self._is_near(kind, record, near):
+                continue
+            found.append(Found(kind, record, score))
+        found.sort(key=lambda f: (-f.score, -f.created_at.timestamp(), _KIND_RANK[f.kind], -f.record.id))
+        return paginate(found, page, per_page)
+
+    def list_activity(
+        self, caller: Account, page: int | None = None, per_page: int | None = None
+    ) -> Page[Found]:
+        """What was created in the collections the caller can access, newest first."""
+        entries = []
+        for cid in self.accessible_collection_ids(caller):
+            entries.append(Found("collection", self.collections[cid]))
+            for item in self.live_items(cid):
+                entries.append(Found("item", item))
+                entries.extend(Found("comment", c) for c in self.item_comments(item.id))
+                entries.extend(Found("reaction", r) for r in self.item_reactions(item.id))
+        entries.sort(key=lambda f: (f.created_at, -_KIND_RANK[f.kind], f.record.id), reverse=True)
+        return paginate(entries, page, per_page)
+
+    # ------------------------------------------------------------------ helpers
+    def _searchable(self, kind: str, record_id: int, searchable: set[int]) -> Record | None:
+        """The live record, if it lies in a collection the search may show."""
+        if kind == "collection":
+            return self.collections[record_id] if record_id in searchable else None
+        if kind == "comment":
+            comment = self.comments.get(record_id)
+            item = self.items.get(comment.item_id) if comment else None
+            return comment if item and item.deleted_at is None and item.collection_id in searchable else None
+        item = self.items[record_id]
+        return item if item.deleted_at is None and item.collection_id in searchable else None
+
+    def _owner_of(self, kind: str, record: Record) -> int:
+        return record.owner_id if isinstance(record, Collection) else record.user_id
+
+    def _is_near(self, kind: str, record: Record, near: tuple[float, float, float]) -> bool:
+        item = self.items[record.item_id] if isinstance(record, Comment) else record
+        if not isinstance(item, Item) or item.latitude is None or item.longitude is None:
+            return False
+        lat, lng, radius = near
+        return haversine_m(lat, lng, item.latitude, item.longitude) <= radius

@@ -277,6 +277,8 @@ def _build(table: str, cls: type, row: dict[str, Any]) -> Any:
             value = {int(k): v for k, v in value.items()}
         elif isinstance(value, str) and name.endswith("_at"):
             value = parse_time(value)
+        elif isinstance(value, dict):  # the store's own copy, never the caller's data
+            value = dict(value)
         kwargs[name] = value
     return cls(**kwargs)
 

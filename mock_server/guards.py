@@ -91,6 +91,31 @@ def _has_optional_body(method: str, template: str | None) -> bool:
     return bool(body) and not body.get("required", False)
 
 
+def alias_count(method: str, path: str, query: bytes) -> bytes:
+    """Older clients' `count` -> `per_page`, unless `per_page` is sent too (it wins).
+
+    Done here because connexion fills in `per_page`'s default (24) before a handler could
+    tell whether it was sent.
+    """
+    if b"count" not in query or not _takes_count(method.lower(), path_template(path)):
+        return query
+    pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
+    per_page_sent = any(name == "per_page" for name, _ in pairs)
+    renamed = [
+        ("per_page" if name == "count" else name, value)
+        for name, value in pairs
+        if not (name == "count" and per_page_sent)
+    ]
+    return urlencode(renamed).encode("latin-1")
+
+
+@cache
+def _takes_count(method: str, template: str | None) -> bool:
+    operation = document()["paths"][template].get(method) if template else None
+    parameters = operation.get("parameters", []) if isinstance(operation, dict) else []
+    return any(resolve(p).get("name") == "count" and resolve(p).get("in") == "query" for p in parameters)
+
+
 def normalize_query(query: bytes, arrays: frozenset[str]) -> bytes:
     """`tags[]=a` and `tags=a,b` -> `tags=a&tags=b` for the document's array parameters."""
     upper = query.upper()
@@ -116,7 +141,8 @@ class GuardMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        scope["query_string"] = normalize_query(scope.get("query_string", b""), array_query_params())
+        query = normalize_query(scope.get("query_string", b""), array_query_params())
+        scope["query_string"] = alias_count(scope["method"], scope["path"], query)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         length = headers.get("content-length", "")
         if length.isdigit() and int(length) > self.max_body:
@@ -145,7 +171,8 @@ class GuardMiddleware:
             except (UnicodeDecodeError, ValueError, MultiPartException, HTTPException) as exc:
                 # starlette raises HTTPException (not MultiPartException) e.g. for a missing boundary
                 detail = exc.detail if isinstance(exc, HTTPException) else exc
-                await _send(send, error_response(400, "invalid_input", f"The form body is malformed: {detail}"))
+                message = f"The form body is malformed: {detail}"
+                await _send(send, error_response(400, "invalid_input", message))
                 return
             body = json.dumps(form_to_json(scope["method"], scope["path"], pairs)).encode()
             scope = {**scope, "headers": _with_json_headers(scope["headers"], len(body))}

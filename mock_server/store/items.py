@@ -199,6 +199,8 @@ class ItemsMixin(CollectionsMixin):
                 if existing.type == "link" and link in (existing.link, existing.content):
                     return existing, False
         parent = self._stack_for(collection, body.get("parent_id"))
+        if parent is not None and item_type == "stack":
+            raise InvalidInput("a stack cannot go into a stack")
         children = self._items_to_stack(caller, collection, body.get("items"), item_type)
         now = self.now()
         item = Item(

@@ -239,6 +239,8 @@ class ItemsMixin(CollectionsMixin):
         parent = self._stack_for(collection, body["parent_id"]) if body.get("parent_id") else None
         if parent is not None and (parent.id == item.id or new_type == "stack"):
             raise InvalidInput("a stack cannot go into a stack")
+        if new_type == "stack" and item.parent_id is not None and "parent_id" not in body:
+            raise InvalidInput("an item in a stack cannot become a stack")
         children = self._items_to_stack(caller, collection, body.get("items"), new_type, item)
         self._assign_item(item, body)
         if "type" in body or "content" in body:

@@ -89,7 +89,11 @@ class StoreBase:
 
     # ------------------------------------------------------------------ state
     def reset(self, data: dict[str, Any] | None = None) -> None:
-        """Drop everything, then load `data` (a snapshot or a fixture set) if given."""
+        """Drop everything, then load `data` (a snapshot or a fixture set) if given.
+
+        All or nothing: data that cannot be loaded raises and leaves the state as it was.
+        """
+        kept = {name: getattr(self, name) for name in (*TABLES, "_sequences") if hasattr(self, name)}
         self.accounts: dict[int, Account] = {}
         self.emails: dict[int, Email] = {}
         self.collections: dict[int, Collection] = {}
@@ -100,7 +104,12 @@ class StoreBase:
         self.notifications: dict[int, Notification] = {}
         self._sequences: dict[str, int] = {}
         if data is not None:
-            self._load(data)
+            try:
+                self._load(data)
+            except Exception:
+                for name, table in kept.items():  # the indexes still describe these tables
+                    setattr(self, name, table)
+                raise
         for name in TABLES:  # a sequence never hands out an id a table already holds
             table = getattr(self, name)
             self._sequences[name] = max(self._sequences.get(name, 0), max(table, default=0))

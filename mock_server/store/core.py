@@ -137,8 +137,40 @@ class StoreBase:
                     record = _build(name, cls, row)
                     table[record.id] = record
             self._sequences = {str(k): int(v) for k, v in data.get("sequences", {}).items()}
+            self._check_references()
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             raise InvalidInput(f"malformed state: {exc}") from exc
+
+    def _check_references(self) -> None:
+        """Every id a record holds names a record of the state (else later requests would fail)."""
+        accounts, items = self.accounts, self.items
+        references = [
+            ("emails", "user_id", accounts),
+            ("collections", "owner_id", accounts),
+            ("items", "user_id", accounts),
+            ("items", "parent_id", items),
+            ("tags", "item_id", items),
+            ("comments", "item_id", items),
+            ("comments", "user_id", accounts),
+            ("reactions", "item_id", items),
+            ("reactions", "user_id", accounts),
+        ]
+        for table, name, targets in references:
+            for record in getattr(self, table).values():
+                value = getattr(record, name)
+                if value is not None and value not in targets:
+                    raise ValueError(f"{table} {record.id}: {name} {value} does not exist")
+        for account in accounts.values():
+            for member in account.members:
+                if member not in accounts:
+                    raise ValueError(f"accounts {account.id}: member {member} does not exist")
+        for collection in self.collections.values():
+            for account_id in collection.collaborators:
+                if account_id not in accounts:
+                    raise ValueError(f"collections {collection.id}: collaborator {account_id} does not exist")
+        for item in items.values():  # a deleted collection's items stay, deleted, without it
+            if item.deleted_at is None and item.collection_id not in self.collections:
+                raise ValueError(f"items {item.id}: collection_id {item.collection_id} does not exist")
 
     def next_id(self, kind: str) -> int:
         """Ids from one sequence per kind; users and teams share "accounts"."""

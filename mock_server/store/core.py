@@ -72,8 +72,8 @@ class Page(Generic[T]):
 
 def paginate(entries: Sequence[T], page: int | None = None, per_page: int | None = None) -> Page[T]:
     """Paging of DESIGN.md: page from 1, per_page default 24 and clamped to 100."""
-    page = page or 1
-    per_page = min(per_page or DEFAULT_PER_PAGE, MAX_PER_PAGE)
+    page = 1 if page is None else page
+    per_page = min(DEFAULT_PER_PAGE if per_page is None else per_page, MAX_PER_PAGE)
     if page < 1 or per_page < 1:
         raise InvalidInput("page and per_page start at 1")
     start = (page - 1) * per_page

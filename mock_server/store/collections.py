@@ -106,7 +106,7 @@ class CollectionsMixin(AccessMixin):
         now = self.now()
         siblings = [self.collections[c] for c in self._collections_of.get(owner.id, ())]
         collection = Collection(
-            id=self.next_id("collections"),
+            id=0,  # numbered once the body is accepted: a refused one uses up no id
             owner_id=owner.id,
             name=body["name"],
             type=body["type"],
@@ -116,6 +116,7 @@ class CollectionsMixin(AccessMixin):
             sort=1 + max((c.sort for c in siblings if c.owner_id == owner.id), default=0),
         )
         self._assign_collection(collection, body)
+        collection.id = self.next_id("collections")
         self.collections[collection.id] = collection
         self._live[collection.id] = {}
         self._collections_of.setdefault(owner.id, set()).add(collection.id)

@@ -95,6 +95,12 @@ def haversine_m(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
     return 2 * _EARTH_RADIUS_M * math.asin(math.sqrt(a))
 
 
+def _check_tag_names(names: Iterable[str]) -> None:
+    """Before anything changes: a blank name would otherwise fail half way through."""
+    if any(not name.strip() for name in names):
+        raise InvalidInput("a tag name must not be blank")
+
+
 def is_url(content: str) -> bool:
     parts = urlsplit(content)
     return parts.scheme in ("http", "https") and bool(parts.netloc)
@@ -189,6 +195,7 @@ class ItemsMixin(CollectionsMixin):
         """The new item and True; or, with prevent_duplicate, an identical link item and False."""
         collection = self.collection_for(caller, collection_id, "edit")
         self.require_paid(caller, body, PAID_ITEM_FIELDS)
+        _check_tag_names(body.get("tags", ()))
         item_type = body["type"]
         content = "" if item_type == "stack" else body.get("content", "")
         if item_type != "stack" and "content" not in body:
@@ -232,6 +239,7 @@ class ItemsMixin(CollectionsMixin):
     def update_item(self, caller: Account, item_id: int, body: dict[str, Any]) -> Item:
         item = self.item_for(caller, item_id)
         self.require_paid(caller, body, PAID_ITEM_FIELDS)
+        _check_tag_names(body.get("tags", ()))
         collection = self.collections[item.collection_id]
         new_type = body.get("type", item.type)
         if new_type != "stack" and (self._children.get(item.id) or "items" in body):
@@ -291,6 +299,7 @@ class ItemsMixin(CollectionsMixin):
         """Move the listed items to collection_id, stack them into parent_id, add tags."""
         collection = self.collection_for(caller, collection_id, "edit")
         self.require_paid(caller, body, PAID_ITEM_FIELDS)
+        _check_tag_names(body.get("tags", ()))
         items = self._items_in(collection, body["items"])
         target = collection
         if body.get("collection_id") is not None:

@@ -77,6 +77,22 @@ def mount(app: Any, store: Store, api_key: str) -> None:
     ]
     for path, endpoint, methods in routes:
         app.add_url_rule(PREFIX + path, endpoint.__name__, endpoint, methods=methods)
+    # Another method would fall through to the API's catch-all mount and be a 404: answer 405.
+    allowed: dict[str, list[str]] = {}
+    for path, _, methods in routes:
+        allowed.setdefault(path, []).extend(methods)
+    for path, methods in allowed.items():
+        others = [m for m in ("GET", "PUT", "POST", "DELETE", "PATCH", "OPTIONS") if m not in methods]
+        app.add_url_rule(PREFIX + path, f"not_allowed{path}", _not_allowed(methods), methods=others)
+
+
+def _not_allowed(methods: list[str]) -> Any:
+    async def not_allowed(request: Request) -> JSONResponse:
+        message = f"{request.method} is not allowed here; use {', '.join(methods)}."
+        body = {"code": "method_not_allowed", "message": message}
+        return JSONResponse(body, status_code=405, headers={"Allow": ", ".join(methods)})
+
+    return not_allowed
 
 
 async def _json(request: Request) -> dict[str, Any]:

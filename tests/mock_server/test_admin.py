@@ -171,6 +171,19 @@ def test_notifications_record_new_comments(client, store, world: World, clock):
     ]
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [("POST", "/__mock__/snapshot", "GET, PUT"), ("DELETE", "/__mock__/credentials", "GET"),
+     ("GET", "/__mock__/reset", "POST"), ("PUT", "/__mock__/users", "POST")],
+)  # fmt: skip
+def test_a_wrong_method_on_an_admin_path_is_405_with_allow(client, store, method, path, allow):
+    before = store.snapshot()
+    response = client.request(method, path)
+    assert_error(response, 405, "method_not_allowed")
+    assert response.headers["Allow"] == allow
+    assert store.snapshot() == before
+
+
 def test_admin_needs_no_auth_and_can_be_turned_off(store):
     app = create_app(store, api_key=API_KEY, admin=False)
     with app.test_client() as client:

@@ -241,7 +241,7 @@ class Views:
             "custom_domain": team.custom_domain,
             "plan": team.plan,
             "plan_active": team.plan_active,
-            "billing_email": _email_of(team),
+            "billing_email": team.billing_email or _email_of(team),
             "user_kind": user_kind,
         }
 
@@ -301,8 +301,8 @@ class Views:
             if isinstance(record, Item):
                 shown, name = item, item.name
                 parent = store.items[item.parent_id] if item.parent_id else None
-            else:  # a comment: its parent is the item it is about
-                parent, name = item, record.body
+            else:  # a comment: item-only fields null (spec-gaps); its urls are its item's
+                name = record.body
         return {
             "id": record.id,
             "name": name,

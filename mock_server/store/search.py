@@ -70,7 +70,8 @@ class SearchMixin(CommentsMixin):
             if near is not None and not self._is_near(kind, record, near):
                 continue
             found.append(Found(kind, record, score))
-        found.sort(key=lambda f: (-f.score, -f.created_at.timestamp(), _KIND_RANK[f.kind], -f.record.id))
+        # ties within a second: a later kind (collection < item < comment) was made later
+        found.sort(key=lambda f: (-f.score, -f.created_at.timestamp(), -_KIND_RANK[f.kind], -f.record.id))
         return paginate(found, page, per_page)
 
     def list_activity(
@@ -84,7 +85,8 @@ class SearchMixin(CommentsMixin):
                 entries.append(Found("item", item))
                 entries.extend(Found("comment", c) for c in self.item_comments(item.id))
                 entries.extend(Found("reaction", r) for r in self.item_reactions(item.id))
-        entries.sort(key=lambda f: (f.created_at, -_KIND_RANK[f.kind], f.record.id), reverse=True)
+        # newest first; within a second, a reaction after a comment after an item after a collection
+        entries.sort(key=lambda f: (f.created_at, _KIND_RANK[f.kind], f.record.id), reverse=True)
         return paginate(entries, page, per_page)
 
     # ------------------------------------------------------------------ helpers

@@ -68,6 +68,6 @@ class UsersMixin(TeamsMixin, AccountsMixin):
         self._by_email.pop(email.email.lower(), None)
 
     def _make_primary(self, user: Account, address: str) -> None:
-        if not any(e.user_id == user.id and e.email.lower() == address.lower() for e in self.emails.values()):
-            self.add_email(user, address)
-        user.email = address
+        wanted = address.lower()
+        mine = [e for e in self.emails.values() if e.user_id == user.id and e.email.lower() == wanted]
+        user.email = (mine[0] if mine else self.add_email(user, address)).email  # spelt as listed

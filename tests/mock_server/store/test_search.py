@@ -1,0 +1,128 @@
+"""The inverted index of store/text.py (put, drop, query: every term required, weighted counts)
+and Store.search over it, without HTTP."""
+
+from __future__ import annotations
+
+import pytest
+
+from mock_server.errors import InvalidInput
+from mock_server.store import Store
+from mock_server.store.text import NAME_WEIGHT, TEXT_WEIGHT, SearchIndex, terms
+from tests.mock_server.conftest import FREE, PRO, STRANGER, Clock
+
+A, B, C = ("item", 1), ("item", 2), ("comment", 1)
+
+
+def test_terms_are_words_without_case():
+    assert terms("Lisbon, LISBON! tram-28 Straße") == ["lisbon", "lisbon", "tram", "28", "strasse"]
+    assert terms("") == terms(None) == []
+
+
+def test_the_weights_put_a_name_above_the_text():
+    assert NAME_WEIGHT > TEXT_WEIGHT > 0
+
+
+def test_query_sums_the_weighted_counts_of_each_text():
+    index = SearchIndex()
+    index.put(A, [("Lisbon guide", 3.0), ("lisbon lisbon", 1.0), (None, 1.0)])
+    index.put(B, [("Porto", 3.0), ("from Lisbon to Porto", 1.0)])
+    assert index.query("lisbon") == {A: 5.0, B: 1.0}
+    assert index.query("porto") == {B: 4.0}
+    assert index.query("LISBON guide") == {A: 8.0}
+
+
+def test_every_term_is_required_and_a_repeated_term_counts_once():
+    index = SearchIndex()
+    index.put(A, [("red apple", 1.0)])
+    index.put(B, [("green apple", 1.0)])
+    index.put(C, [("red car", 1.0)])
+    assert index.query("red apple") == {A: 2.0}
+    assert index.query("apple apple") == {A: 1.0, B: 1.0}
+    assert index.query("red blue") == {}
+    assert index.query("app") == {}  # whole words only
+    assert index.query("") == index.query("  ,;  ") == {}
+
+
+def test_put_again_replaces_the_old_text():
+    index = SearchIndex()
+    index.put(A, [("old name", 3.0)])
+    index.put(A, [("new name", 3.0)])
+    assert index.query("old") == {}
+    assert index.query("new name") == {A: 6.0}
+
+
+def test_drop_forgets_a_document_and_its_empty_postings():
+    index = SearchIndex()
+    index.put(A, [("shared only_a", 1.0)])
+    index.put(B, [("shared", 1.0)])
+    index.drop(A)
+    index.drop(A)  # twice is harmless
+    index.drop(("item", 99))
+    assert index.query("shared") == {B: 1.0}
+    assert index.query("only_a") == {}
+    assert "only_a" not in index._postings
+    index.drop(B)
+    assert index._postings == {} and index._terms == {}
+
+
+def test_keys_of_different_kinds_do_not_mix():
+    index = SearchIndex()
+    index.put(("item", 1), [("word", 1.0)])
+    index.put(("comment", 1), [("word", 1.0)])
+    index.drop(("item", 1))
+    assert index.query("word") == {("comment", 1): 1.0}
+
+
+# ---------------------------------------------------------------------- Store.search
+@pytest.fixture
+def trips(store: Store, clock: Clock):
+    pro = store.accounts[PRO]
+    collection = store.create_collection(pro, {"name": "Trips", "type": "private", "users": [FREE]})
+    clock.advance()
+    guide, _ = store.create_item(pro, collection.id, {"type": "text", "name": "Lisbon", "content": "lisbon"})
+    clock.advance()
+    note, _ = store.create_item(pro, collection.id, {"type": "text", "name": "Note", "content": "Lisbon"})
+    clock.advance()
+    said = store.create_comment(store.accounts[FREE], note.id, "Lisbon!")
+    return collection, guide, note, said
+
+
+def found(store: Store, user: int, **params) -> list[tuple[str, int, float]]:
+    page = store.search(store.accounts[user], **params)
+    assert page.total >= len(page.entries)
+    return [(f.kind, f.record.id, f.score) for f in page.entries]
+
+
+def test_search_ranks_by_score_then_newest(store: Store, trips):
+    collection, guide, note, said = trips
+    assert found(store, PRO, q="lisbon") == [
+        ("item", guide.id, 4.0),
+        ("comment", said.id, 1.0),
+        ("item", note.id, 1.0),
+    ]
+    assert found(store, STRANGER, q="lisbon") == []
+
+
+def test_search_needs_q_or_tags(store: Store):
+    with pytest.raises(InvalidInput):
+        store.search(store.accounts[PRO])
+
+
+def test_search_forgets_deleted_items_and_comments(store: Store, trips):
+    collection, guide, note, said = trips
+    store.delete_comment(store.accounts[FREE], said.id)
+    store.delete_item(store.accounts[PRO], guide.id)
+    assert found(store, PRO, q="lisbon") == [("item", note.id, 1.0)]
+
+
+def test_the_index_is_rebuilt_from_a_snapshot(store: Store, trips, clock: Clock):
+    collection, guide, note, said = trips
+    store.delete_item(store.accounts[PRO], guide.id)
+    before = found(store, FREE, q="lisbon")
+    restored = Store(clock=clock, data=store.snapshot())
+    assert found(restored, FREE, q="lisbon") == before == [("comment", said.id, 1.0), ("item", note.id, 1.0)]
+
+
+def test_search_pages(store: Store, trips):
+    page = store.search(store.accounts[PRO], q="lisbon", page=2, per_page=2)
+    assert ([f.record.id for f in page.entries], page.total) == ([trips[2].id], 3)

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -91,6 +92,33 @@ def _has_optional_body(method: str, template: str | None) -> bool:
     return bool(body) and not body.get("required", False)
 
 
+class _NonFinite(ValueError):
+    pass
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _NonFinite(text)
+    return value
+
+
+def _refuse(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+def has_non_finite_number(text: str) -> bool:
+    """NaN, Infinity or a number too large for a float (1e400): Python's json reads them, and
+    the mock would store them and write invalid JSON back in every answer holding them."""
+    try:
+        json.loads(text, parse_constant=_refuse, parse_float=_finite)
+    except _NonFinite:
+        return True
+    except ValueError:  # malformed: connexion answers that
+        return False
+    return False
+
+
 def alias_count(method: str, path: str, query: bytes) -> bytes:
     """Older clients' `count` -> `per_page`, unless `per_page` is sent too (it wins).
 
@@ -161,9 +189,13 @@ class GuardMiddleware:
         media_type = headers.get("content-type", "").split(";")[0].strip().lower()
         if body and media_type in JSON_TYPES:
             try:
-                body.decode("utf-8")
+                text = body.decode("utf-8")
             except UnicodeDecodeError:
                 await _send(send, error_response(400, "invalid_input", "The JSON body is not valid UTF-8."))
+                return
+            if has_non_finite_number(text):
+                message = "The JSON body has NaN or an infinite number, which JSON does not allow."
+                await _send(send, error_response(400, "invalid_input", message))
                 return
         elif media_type in FORM_TYPES and scope["method"] != "GET":
             try:

@@ -174,6 +174,17 @@ def test_a_json_body_that_is_not_utf8_is_400(api: Api):
     assert_error(response, 400, "invalid_input")
 
 
+@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e400"])
+def test_a_json_body_with_a_non_finite_number_is_400(api: Api, world: World, store, number):
+    before = store.snapshot()
+    raw = b'{"type": "text", "content": "x", "latitude": ' + number + b', "longitude": 0}'
+    response = api.post(
+        f"/v1/collections/{world.trips}/items", content=raw, headers={"Content-Type": "application/json"}
+    )
+    assert_error(response, 400, "invalid_input")
+    assert store.snapshot() == before
+
+
 def test_a_malformed_json_body_is_400(api: Api):
     response = api.post("/v1/collections", content=b'{"name": ', headers={"Content-Type": "application/json"})
     assert_error(response, 400, "invalid_input")

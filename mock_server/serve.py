@@ -77,6 +77,7 @@ def build(options: ServeOptions) -> tuple[Any, Store, str]:
     else:
         store = Store(data=generate(options.fixtures, options.seed))
     api_key = api_key or secrets.token_hex(16)
+    store.search_index  # noqa: B018  # build it now, not during the first search request
 
     def save() -> None:
         if options.state is not None:

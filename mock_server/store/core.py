@@ -209,27 +209,40 @@ class StoreBase:
             self._comments_of.setdefault(comment.item_id, {})[comment.id] = None
         for reaction in self.reactions.values():
             self._reactions_of.setdefault(reaction.item_id, {})[reaction.id] = None
-        self.search_index = SearchIndex()
-        for collection in self.collections.values():
-            self.index_text(collection)
-        for item_ids in self._live.values():
-            for item_id in item_ids:
-                self.index_text(self.items[item_id])
-        for comment in self.comments.values():
-            self.index_text(comment)
+        self._search_index: SearchIndex | None = None  # built on first use: loading stays fast
+
+    @property
+    def search_index(self) -> SearchIndex:
+        if self._search_index is None:
+            self._search_index = SearchIndex()
+            for collection in self.collections.values():
+                self._put_text(collection)
+            for item_ids in self._live.values():
+                for item_id in item_ids:
+                    self._put_text(self.items[item_id])
+            for comment in self.comments.values():
+                self._put_text(comment)
+        return self._search_index
 
     def index_text(self, record: Collection | Item | Comment) -> None:
         """(Re)index a record's text for search; call whenever it changes."""
+        if self._search_index is not None:  # else the first search indexes everything as it is
+            self._put_text(record)
+
+    def unindex_text(self, record: Collection | Item | Comment) -> None:
+        if self._search_index is not None:
+            self._search_index.drop((_kind(record), record.id))
+
+    def _put_text(self, record: Collection | Item | Comment) -> None:
+        index = self._search_index
+        assert index is not None
         if isinstance(record, Comment):
-            self.search_index.put(("comment", record.id), [(record.body, TEXT_WEIGHT)])
+            index.put(("comment", record.id), [(record.body, TEXT_WEIGHT)])
             return
         texts = [(record.name, NAME_WEIGHT), (record.description, TEXT_WEIGHT)]
         if isinstance(record, Item):
             texts.append((record.content, TEXT_WEIGHT))
-        self.search_index.put((_kind(record), record.id), texts)
-
-    def unindex_text(self, record: Collection | Item | Comment) -> None:
-        self.search_index.drop((_kind(record), record.id))
+        index.put((_kind(record), record.id), texts)
 
     def _index_account(self, account: Account) -> None:
         self._by_username[account.username.lower()] = account.id

@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException
 
 from mock_server import admin as admin_routes
 from mock_server.errors import ApiError
-from mock_server.guards import GuardMiddleware, allowed_methods, error_response
+from mock_server.guards import UPLOADS, GuardMiddleware, allowed_methods, error_response
 from mock_server.handlers import Ctx
 from mock_server.store import Store
 from mock_server.store.core import utcnow
@@ -155,7 +155,8 @@ def _bind(handler: Callable[..., Any], store: Store) -> Callable[..., Any]:
         token_info = context.get("token_info") or {}
         caller_id = (token_info.get("basicAuth") or {}).get("sub")
         caller = store.accounts.get(caller_id) if caller_id is not None else None
-        return handler(Ctx(store, caller, str(request.base_url)), **params)
+        uploads = request.scope.get(UPLOADS) or {}
+        return handler(Ctx(store, caller, str(request.base_url), uploads), **params)
 
     endpoint.__wrapped__ = handler  # type: ignore[attr-defined]  # connexion reads the parameters here
     endpoint.__name__ = handler.__name__

@@ -12,10 +12,22 @@ A value that does not fit is passed on unchanged, so validation rejects it with 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from openapi import document, path_template, resolve
+
+
+@dataclass(frozen=True, slots=True)
+class Upload:
+    """A file part of a multipart body: the JSON field gets its name, the handler the rest."""
+
+    filename: str
+    media_type: str
+    size: int
+    digest: str  # sha256 of the bytes, first 16 hex digits: names the file in its URL
+
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 _KEY = re.compile(r"^([^\[\]]+)(?:\[([^\[\]]*)\])?$")

@@ -12,8 +12,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import mimetypes
 from functools import cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -24,10 +26,11 @@ from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 
-from mock_server.forms import FORM_TYPES, form_to_json
+from mock_server.forms import FORM_TYPES, Upload, form_to_json
 from openapi import document, path_template, resolve
 
 JSON_TYPES = ("application/json",)
+UPLOADS = "csapi.uploads"  # scope key: the file parts of a multipart body, for the handlers
 
 
 @Draft4Validator.FORMAT_CHECKER.checks("int64")
@@ -199,7 +202,7 @@ class GuardMiddleware:
                 return
         elif media_type in FORM_TYPES and scope["method"] != "GET":
             try:
-                pairs = await _form_pairs(scope, body)
+                pairs, uploads = await _form_pairs(scope, body)
             except (UnicodeDecodeError, ValueError, MultiPartException, HTTPException) as exc:
                 # starlette raises HTTPException (not MultiPartException) e.g. for a missing boundary
                 detail = exc.detail if isinstance(exc, HTTPException) else exc
@@ -207,7 +210,8 @@ class GuardMiddleware:
                 await _send(send, error_response(400, "invalid_input", message))
                 return
             body = json.dumps(form_to_json(scope["method"], scope["path"], pairs)).encode()
-            scope = {**scope, "headers": _with_json_headers(scope["headers"], len(body))}
+            headers = _with_json_headers(scope["headers"], len(body))
+            scope = {**scope, "headers": headers, UPLOADS: uploads}
         elif not body and has_optional_body(scope["method"], scope["path"]):
             # connexion validates a missing optional body as null, which the schema rejects
             body = b"{}"
@@ -224,19 +228,30 @@ class GuardMiddleware:
         await self.app(scope, replay, send)
 
 
-async def _form_pairs(scope: dict[str, Any], body: bytes) -> list[tuple[str, str]]:
-    """The fields of a urlencoded or multipart body; a file part counts as its file name."""
+async def _form_pairs(scope: dict[str, Any], body: bytes) -> tuple[list[tuple[str, str]], dict[str, Upload]]:
+    """The fields of a urlencoded or multipart body, a file part counting as its file name,
+    and the file parts themselves by field name."""
     if not body:
-        return []
+        return [], {}
 
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": body, "more_body": False}
 
     form = await Request(scope, receive).form()
+    pairs, uploads = [], {}
     try:
-        return [(key, v if isinstance(v, str) else v.filename or "") for key, v in form.multi_items()]
+        for key, value in form.multi_items():
+            if isinstance(value, str):
+                pairs.append((key, value))
+                continue
+            data = await value.read()
+            name = value.filename or key
+            media_type = value.content_type or mimetypes.guess_type(name)[0] or "application/octet-stream"
+            uploads[key] = Upload(name, media_type, len(data), hashlib.sha256(data).hexdigest()[:16])
+            pairs.append((key, name))
     finally:
         await form.close()  # the spooled files of the uploads
+    return pairs, uploads
 
 
 def _with_json_headers(headers: list[tuple[bytes, bytes]], length: int) -> list[tuple[bytes, bytes]]:

@@ -212,7 +212,6 @@ class Views:
             "plan": account.plan,
         }
 
-
     def current_user(self, account: Account, include: list[str] | None = None) -> Json:
         """The current user, with emails, teams and teams_total_count when asked."""
         out = self.user(account)

@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+from urllib.parse import quote
 
+from mock_server.forms import Upload
 from mock_server.store import Page, Store
+from mock_server.store.items import StoredFile
 from mock_server.store.records import Account
 from mock_server.views import Views
 
@@ -25,6 +28,7 @@ class Ctx:
     store: Store
     caller: Account | None
     base_url: str
+    uploads: dict[str, Upload] = field(default_factory=dict)  # multipart file parts by field
     view: Views = field(init=False)
 
     def __post_init__(self) -> None:
@@ -38,6 +42,16 @@ class Ctx:
     @property
     def host(self) -> str:
         return self.base_url.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
+
+    def stored_file(
+        self, body: dict[str, Any], field_name: str = "content"
+    ) -> tuple[dict[str, Any], StoredFile | None]:
+        """The body with a multipart file part's field set to the file's URL, and the file's size and type."""
+        upload = self.uploads.get(field_name)
+        if upload is None:
+            return body, None
+        url = f"{self.base_url.rstrip('/')}/files/{upload.digest}/{quote(upload.filename)}"
+        return {**body, field_name: url}, StoredFile(upload.size, upload.media_type)
 
     @staticmethod
     def listing(page: Page[T], render: Callable[[T], Any]) -> tuple[list[Any], int, dict[str, str]]:

@@ -24,7 +24,8 @@ def list_items(
 
 
 def create_item(ctx: Ctx, collection_id: int, body: dict[str, Any]):
-    item, created = ctx.store.create_item(ctx.user, collection_id, body)
+    body, file = ctx.stored_file(body)
+    item, created = ctx.store.create_item(ctx.user, collection_id, body, file)
     return ctx.view.item(item), 201 if created else 200
 
 
@@ -40,7 +41,8 @@ def list_item_tags(ctx: Ctx, item_id: int):
 
 
 def update_item(ctx: Ctx, item_id: int, body: dict[str, Any]):
-    return ctx.view.item(ctx.store.update_item(ctx.user, item_id, body)), 200
+    body, file = ctx.stored_file(body)
+    return ctx.view.item(ctx.store.update_item(ctx.user, item_id, body, file)), 200
 
 
 def update_multiple_items(ctx: Ctx, body: dict[str, Any]):

@@ -43,6 +43,14 @@ _SORT_KEYS = {
 
 
 @dataclass(frozen=True, slots=True)
+class StoredFile:
+    """An uploaded file's facts, for a file item's size and mime (its content is the file's URL)."""
+
+    size: int
+    mime: str
+
+
+@dataclass(frozen=True, slots=True)
 class ItemFilter:
     """The filters of List items, and of the items embedded by Get a collection / Get an item."""
 
@@ -191,7 +199,9 @@ class ItemsMixin(CollectionsMixin):
         return all(n.casefold() in mine for n in names)
 
     # ------------------------------------------------------------------ writes
-    def create_item(self, caller: Account, collection_id: int, body: dict[str, Any]) -> tuple[Item, bool]:
+    def create_item(
+        self, caller: Account, collection_id: int, body: dict[str, Any], file: StoredFile | None = None
+    ) -> tuple[Item, bool]:
         """The new item and True; or, with prevent_duplicate, an identical link item and False."""
         collection = self.collection_for(caller, collection_id, "edit")
         self.require_paid(caller, body, PAID_ITEM_FIELDS)
@@ -220,8 +230,8 @@ class ItemsMixin(CollectionsMixin):
             created_at=now,
             updated_at=now,
             link=link,
-            size=len(content.encode()),
-            mime=mime_of(item_type, content),
+            size=file.size if file else len(content.encode()),
+            mime=file.mime if file else mime_of(item_type, content),
             sort=1 + max((i.sort for i in self.live_items(collection.id)), default=0),
             metadata=dict(body.get("metadata", {})),
         )
@@ -236,7 +246,9 @@ class ItemsMixin(CollectionsMixin):
         self.index_text(item)
         return item, True
 
-    def update_item(self, caller: Account, item_id: int, body: dict[str, Any]) -> Item:
+    def update_item(
+        self, caller: Account, item_id: int, body: dict[str, Any], file: StoredFile | None = None
+    ) -> Item:
         item = self.item_for(caller, item_id)
         self.require_paid(caller, body, PAID_ITEM_FIELDS)
         _check_tag_names(body.get("tags", ()))
@@ -255,6 +267,8 @@ class ItemsMixin(CollectionsMixin):
             item.type = new_type
             item.content = "" if new_type == "stack" else body.get("content", item.content)
             item.size, item.mime = len(item.content.encode()), mime_of(item.type, item.content)
+            if file is not None and item.type != "stack":
+                item.size, item.mime = file.size, file.mime
         if "metadata" in body:
             item.metadata = dict(body["metadata"])
         if "parent_id" in body:

@@ -262,7 +262,11 @@ def test_a_multipart_body_creates_a_file_item_from_its_content_part(api: Api, wo
     item = response.json()
     assert item["type"] == "other"
     assert item["name"] == "Boarding pass"
-    assert item["content"] == "boarding.pdf"
+    # the file's URL on the mock, its size and type from the uploaded bytes
+    assert item["content"].startswith("http://testserver/files/")
+    assert item["content"].endswith("/boarding.pdf")
+    assert item["is_url"] is True
+    assert item["size"] == len(b"%PDF-1.4 ...")
     assert item["mime"] == "application/pdf"
     assert item["metadata"] == [{"key": "gate", "value": "A12"}]
     assert sorted(t["name"] for t in item["tags"]) == ["pass", "travel"]

@@ -98,5 +98,54 @@ def fixtures(seed: int, size: str) -> None:
     click.echo(json.dumps(generate(size, seed), indent=1, sort_keys=True))
 
 
+@main.command()
+@click.option("--base-url", help="The server to check, e.g. https://api.example.com [CSAPI_BASE_URL]")
+@click.option("--api-key", help="Its X-API-Key [CSAPI_API_KEY]")
+@click.option(
+    "--user",
+    "users",
+    multiple=True,
+    metavar="ID:TOKEN",
+    help="A user's Basic credentials; repeat: the first acts, the second and third are used for "
+    "permission checks [CSAPI_USERS=1:a,2:b]",
+)
+@click.option(
+    "--team-id", type=int, help="A team the first user manages and the second belongs to [CSAPI_TEAM_ID]"
+)
+@click.option(
+    "--strict", is_flag=True, default=None, help="Also check the toolkit's own gap choices (DESIGN.md)."
+)
+@click.option("--read-only", is_flag=True, default=None, help="Only the checks that change nothing (GETs).")
+@click.option("--quick", is_flag=True, default=None, help="A small budget: a smoke test in seconds.")
+@click.option("--seed", type=int, help="Seed of the generated checks (default 0) [CSAPI_SEED]")
+@click.option("--max-examples", type=int, help="Generated cases per operation [CSAPI_MAX_EXAMPLES]")
+@click.option("--include", multiple=True, help="Only these operationIds or tags (repeatable).")
+@click.option("--exclude", multiple=True, help="Not these operationIds or tags (repeatable).")
+@click.option(
+    "--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report."
+)
+@click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a report (.html, else Markdown)."
+)
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="A YAML file of these settings.",
+)
+def conform(config: Path | None, **options: object) -> None:
+    """Check a server against the spec; exit 0 iff every check passed.
+
+    Exit status: 0 passed, 1 failures, 2 bad usage, 3 target unreachable or credentials refused.
+    """
+    from conformance.runner import run
+    from conformance.settings import UsageError, load_settings
+
+    try:
+        settings = load_settings(options, config_file=config)
+    except UsageError as exc:
+        raise click.UsageError(str(exc)) from None
+    raise SystemExit(run(settings))
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,1 @@
+"""access checks (being written)."""

@@ -1,0 +1,1 @@
+"""behaviour checks (being written)."""

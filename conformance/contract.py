@@ -1,0 +1,1 @@
+"""contract checks (being written)."""

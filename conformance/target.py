@@ -1,0 +1,143 @@
+"""The server under test, seen only over HTTP: requests as a given user, what they looked
+like (for a copy-pasteable curl line), and the things the run created, to remove at the end.
+
+Safe on a real server: every name the run gives starts with a recognisable prefix, and
+`cleanup()` deletes exactly what `created()` registered, newest first.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from conformance.settings import Settings, User
+
+MAX_SHOWN = 600  # characters of a body shown in a verdict
+
+
+@dataclass
+class Exchange:
+    """One request and its response, as a failure report shows them."""
+
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: bytes | None
+    status: int
+    response_headers: dict[str, str]
+    response_text: str
+
+    def json(self) -> Any:
+        try:
+            return json.loads(self.response_text)
+        except ValueError:
+            return None
+
+    def header(self, name: str) -> str | None:
+        return self.response_headers.get(name.lower())
+
+    def curl(self) -> str:
+        parts = ["curl", "-sS", "-X", self.method, shlex.quote(self.url)]
+        for name, value in self.headers.items():
+            parts += ["-H", shlex.quote(f"{name}: {value}")]
+        if self.body:
+            parts += ["--data-binary", shlex.quote(self.body.decode("utf-8", "replace"))]
+        return " ".join(parts)
+
+    def shown(self) -> str:
+        text = self.response_text
+        if len(text) > MAX_SHOWN:
+            text = text[:MAX_SHOWN] + f"... ({len(self.response_text)} characters)"
+        return f"HTTP {self.status}\n{text}"
+
+
+@dataclass
+class Created:
+    kind: str
+    path: str  # the DELETE path that removes it
+    user: User
+
+
+@dataclass
+class Target:
+    settings: Settings
+    client: httpx.Client = field(default=None)  # type: ignore[assignment]  # injectable for tests
+    run_id: str = field(default_factory=lambda: secrets.token_hex(3))
+    _created: list[Created] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.client is None:
+            self.client = httpx.Client(base_url=self.settings.base_url, timeout=self.settings.timeout)
+
+    def name(self, label: str) -> str:
+        """A name for something the run creates, recognisable as the suite's."""
+        return f"{self.settings.prefix}-{self.run_id}-{label}"
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        user: User | None | bool = True,
+        api_key: str | None | bool = True,
+        params: Any = None,
+        json_body: Any = None,
+        data: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> Exchange:
+        """`user=True` is the main actor, `False`/None sends no Basic credentials; likewise api_key."""
+        sent = dict(headers or {})
+        key = self.settings.api_key if api_key is True else api_key
+        if key:
+            sent["X-API-Key"] = key
+        who = self.settings.users[0] if user is True else user
+        auth = httpx.BasicAuth(str(who.id), who.token) if isinstance(who, User) else None
+        response = self.client.request(
+            method,
+            self.settings.base_url + path,
+            params=params,
+            json=json_body,
+            data=data,
+            headers=sent,
+            auth=auth,
+        )
+        request = response.request
+        return Exchange(
+            method=method,
+            url=str(request.url),
+            headers={
+                k: v
+                for k, v in request.headers.items()
+                if k.lower() in ("x-api-key", "authorization", "content-type")
+            },
+            body=request.content or None,
+            status=response.status_code,
+            response_headers={k.lower(): v for k, v in response.headers.items()},
+            response_text=response.text,
+        )
+
+    def created(self, kind: str, delete_path: str, user: User | None = None) -> None:
+        """Register something the run made, to delete at the end."""
+        self._created.append(Created(kind, delete_path, user or self.settings.users[0]))
+
+    def forget(self, delete_path: str) -> None:
+        """The run deleted it itself."""
+        self._created = [c for c in self._created if c.path != delete_path]
+
+    def cleanup(self) -> list[str]:
+        """Delete what the run created, newest first; returns what could not be deleted."""
+        left = []
+        while self._created:
+            thing = self._created.pop()
+            try:
+                status = self.request("DELETE", thing.path, user=thing.user).status
+            except httpx.HTTPError:
+                status = 0
+            if status not in (200, 204, 404):
+                left.append(f"{thing.kind} {thing.path} (HTTP {status})")
+        return left

@@ -36,7 +36,12 @@ class Live:
     def settings(self, **overrides: Any) -> Settings:
         users = tuple(User(a.id, a.token) for a in self.store.accounts.values() if not a.is_team)[:3]
         team = next(a.id for a in self.store.accounts.values() if a.is_team)
-        values: dict[str, Any] = {"base_url": self.base_url, "api_key": API_KEY, "users": users, "team_id": team}
+        values: dict[str, Any] = {
+            "base_url": self.base_url,
+            "api_key": API_KEY,
+            "users": users,
+            "team_id": team,
+        }
         values.update(overrides)
         return Settings(**values)
 
@@ -51,7 +56,9 @@ def _free_port() -> int:
 def serve_app(app: Any) -> Iterator[str]:
     """Serve an ASGI app on 127.0.0.1 in a background thread; yields its base URL."""
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="off")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

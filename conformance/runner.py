@@ -44,10 +44,13 @@ def run(settings: Settings, *, client: httpx.Client | None = None, out: TextIO =
     target = Target(settings, client) if client is not None else Target(settings)
     try:
         preflight(target)
+        verdict = run_checks(settings, target, progress=progress_line())
     except Unreachable as exc:
         print(f"csapi conform: {exc}", file=out)
         return EXIT_UNREACHABLE
-    verdict = run_checks(settings, target, progress=progress_line())
+    finally:
+        if client is None:  # ours to close
+            target.client.close()
     print(summary(verdict.results), file=out)
     if verdict.left_behind:
         print("could not remove: " + "; ".join(verdict.left_behind), file=out)

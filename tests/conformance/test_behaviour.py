@@ -1,0 +1,288 @@
+"""The behaviour layer against the mock over HTTP: it passes on a conforming server, changes
+nothing it did not make, and finds faults planted in front of the mock by small ASGI
+middlewares, naming the operation that broke."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+import pytest
+
+import conformance.behaviour  # noqa: F401  # registers the layer's checks
+from conformance import runner
+from conformance.registry import REGISTRY, RunContext
+from conformance.results import FAIL, PASS, SKIP, Outcome, Results
+from conformance.target import Target
+from fixtures import generate
+from mock_server.app import create_app
+from mock_server.store import Store
+from openapi import document
+from tests.conformance.conftest import API_KEY, Live, live_mock, serve_app
+
+Asgi = Callable[[dict, Callable, Callable], Awaitable[None]]
+ITEM_PATH = re.compile(r"^/v1/items/(\d+)$")
+
+
+def run_layer(live: Live, **overrides: Any) -> list[Outcome]:
+    """Only this layer's checks (the runner's selection rules), then the run's cleanup."""
+    settings = live.settings(**overrides)
+    target = Target(settings)
+    context = RunContext(settings, target, Results(), document(), random.Random(settings.seed))
+    try:
+        for check in REGISTRY:
+            if check.layer == "behaviour" and runner._wanted(check, context):
+                runner._run_one(check, context)
+    finally:
+        left = target.cleanup()
+        target.client.close()
+    assert not left, left
+    return context.results.outcomes
+
+
+@pytest.fixture(scope="module")
+def mock() -> tuple[Store, Asgi]:
+    """One mock app for the tests that need no seed of their own (building one takes seconds);
+    the layer removes what it makes, so they can share it."""
+    store = Store(data=generate("default", 3))
+    return store, create_app(store, api_key=API_KEY)
+
+
+@contextmanager
+def serving(mock: tuple[Store, Asgi], wrap: Callable[[Asgi], Asgi] | None = None) -> Iterator[Live]:
+    store, app = mock
+    with serve_app(wrap(app) if wrap else app) as base_url:
+        yield Live(base_url, store)
+
+
+def failures(outcomes: list[Outcome]) -> list[Outcome]:
+    return [o for o in outcomes if o.status not in (PASS, SKIP)]
+
+
+def shown(outcomes: list[Outcome]) -> str:
+    return "\n".join(f"{o.status} {o.operation}: {o.check}: {o.message}" for o in failures(outcomes))
+
+
+# ---------------------------------------------------------------------- a conforming server
+@pytest.mark.parametrize(
+    ("seed", "overrides"),
+    [(0, {}), (1, {"quick": True, "seed": 1}), (2, {"quick": True, "strict": True, "seed": 2})],
+    ids=["default", "quick", "quick-strict"],
+)
+def test_passes_against_the_mock_and_changes_only_its_own(seed: int, overrides: dict[str, Any]) -> None:
+    with live_mock(seed) as live:
+        before = live.store.snapshot()
+        outcomes = run_layer(live, **overrides)
+        after = live.store.snapshot()
+    assert not failures(outcomes), shown(outcomes)
+    operations = {o.operation for o in outcomes if o.status == PASS}
+    for operation in (
+        "items.list_items",
+        "items.update_item",
+        "items.delete_item",
+        "items.copy_items",
+        "collections.update_items",
+        "items.update_multiple_items",
+        "tags.list_tags",
+    ):
+        assert operation in operations
+    assert any(o.check.startswith("stateful: ") for o in outcomes)
+    if overrides.get("strict"):
+        assert any(o.check == "a deleted item's GET answers 404" for o in outcomes)
+    else:
+        assert not any(o.check == "a deleted item's GET answers 404" for o in outcomes)
+    for table in ("accounts", "emails", "collections", "items", "tags", "comments", "reactions"):
+        old = {row["id"]: row for row in before[table]}
+        kept = {row["id"]: row for row in after[table] if row["id"] in old}
+        assert kept == {i: r for i, r in old.items() if i in kept}, (
+            f"the layer changed {table} it did not make"
+        )
+        if table not in ("items",):  # items are soft-deleted: the rows stay with deleted_at set
+            assert set(kept) == set(old), f"the layer deleted {table} it did not make"
+    live_items = [row for row in after["items"] if row["id"] not in {r["id"] for r in before["items"]}]
+    assert all(row["deleted_at"] for row in live_items), "the layer left items behind"
+    assert len(after["collections"]) == len(before["collections"]), "the layer left collections behind"
+
+
+def test_read_only_runs_nothing(mock: tuple[Store, Asgi]) -> None:
+    with serving(mock) as live:
+        assert run_layer(live, read_only=True) == []
+
+
+def test_a_free_first_user_skips_the_tag_checks_with_a_note(mock: tuple[Store, Asgi]) -> None:
+    with serving(mock) as live:
+        users = live.settings().users
+        outcomes = run_layer(live, users=(users[2], users[0]), quick=True)
+    assert not failures(outcomes), shown(outcomes)
+    skipped = [o for o in outcomes if o.status == SKIP]
+    assert {o.operation for o in skipped} >= {
+        "tags.list_tags",
+        "items.list_items",
+        "collections.update_items",
+    }
+    assert all("paid plan" in o.message for o in skipped)
+
+
+def test_include_keeps_to_the_operations_named(mock: tuple[Store, Asgi]) -> None:
+    with serving(mock) as live:
+        outcomes = run_layer(live, quick=True, include=("items.update_item", "comments.create_comment"))
+    assert {o.operation for o in outcomes} == {"items.update_item", "comments.create_comment"}
+    assert not failures(outcomes), shown(outcomes)
+
+
+# ---------------------------------------------------------------------- planted faults
+async def _collect(app: Asgi, scope: dict, body: bytes) -> tuple[int, list, bytes]:
+    """Call the inner app with `body`; its status, headers and body."""
+    sent = False
+
+    async def receive() -> dict:
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    answer: dict[str, Any] = {"body": b""}
+
+    async def send(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"], answer["headers"] = message["status"], list(message.get("headers", []))
+        elif message["type"] == "http.response.body":
+            answer["body"] += message.get("body", b"")
+
+    await app(scope, receive, send)
+    return answer["status"], answer["headers"], answer["body"]
+
+
+async def _read(receive: Callable) -> bytes:
+    body, more = b"", True
+    while more:
+        message = await receive()
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+    return body
+
+
+async def _answer(send: Callable, status: int, headers: list, body: bytes) -> None:
+    headers = [(k, v) for k, v in headers if k.lower() != b"content-length"]
+    headers.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _with_total(headers: list, change: Callable[[int], int]) -> list:
+    return [(k, str(change(int(v))).encode() if k.lower() == b"x-total-count" else v) for k, v in headers]
+
+
+def _listing_items(scope: dict) -> bool:
+    return scope["type"] == "http" and scope["method"] == "GET" and scope["path"] == "/v1/items"
+
+
+def total_off_by_one(app: Asgi) -> Asgi:
+    """GET /v1/items says one more than it lists."""
+
+    async def middleware(scope: dict, receive: Callable, send: Callable) -> None:
+        if not _listing_items(scope):
+            return await app(scope, receive, send)
+        status, headers, body = await _collect(app, scope, await _read(receive))
+        await _answer(send, status, _with_total(headers, lambda n: n + 1), body)
+
+    return middleware
+
+
+def ignores_type(app: Asgi) -> Asgi:
+    """GET /v1/items ignores its `type` filter."""
+
+    async def middleware(scope: dict, receive: Callable, send: Callable) -> None:
+        if _listing_items(scope):
+            query = [(k, v) for k, v in parse_qsl(scope["query_string"].decode()) if k != "type"]
+            scope = {**scope, "query_string": urlencode(query).encode()}
+        await app(scope, receive, send)
+
+    return middleware
+
+
+def update_not_persisted(app: Asgi) -> Asgi:
+    """PUT /v1/items/{id} answers the item with the change, but stores nothing."""
+
+    async def middleware(scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http" or scope["method"] != "PUT" or not ITEM_PATH.match(scope["path"]):
+            return await app(scope, receive, send)
+        change = json.loads(await _read(receive) or b"{}")
+        get = {**scope, "method": "GET", "query_string": b""}
+        status, headers, body = await _collect(app, get, b"")
+        if status != 200:
+            return await _answer(send, status, headers, body)
+        item = json.loads(body)[0]
+        item.update({k: v for k, v in change.items() if k not in ("metadata", "tags", "items")})
+        if "metadata" in change:
+            item["metadata"] = [{"key": k, "value": v} for k, v in change["metadata"].items()]
+        await _answer(send, 200, headers, json.dumps(item).encode())
+
+    return middleware
+
+
+def delete_leaves_it_listed(app: Asgi) -> Asgi:
+    """DELETE /v1/items/{id} works, but GET /v1/items keeps listing the item."""
+    ghosts: list[dict] = []
+
+    async def middleware(scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] == "http" and scope["method"] == "DELETE" and ITEM_PATH.match(scope["path"]):
+            status, _, body = await _collect(app, {**scope, "method": "GET", "query_string": b""}, b"")
+            if status == 200:
+                ghosts.append(json.loads(body)[0])
+            return await app(scope, receive, send)
+        if not _listing_items(scope):
+            return await app(scope, receive, send)
+        status, headers, body = await _collect(app, scope, await _read(receive))
+        query = dict(parse_qsl(scope["query_string"].decode()))
+        if status != 200 or "collection_id" not in query or "page" in query and query["page"] != "1":
+            return await _answer(send, status, headers, body)
+        extra = [g for g in ghosts if str(g["collection_id"]) == query["collection_id"]]
+        listed = json.loads(body) + extra
+        await _answer(
+            send, status, _with_total(headers, lambda n: n + len(extra)), json.dumps(listed).encode()
+        )
+
+    return middleware
+
+
+@pytest.mark.parametrize(
+    ("fault", "operation", "words"),
+    [
+        (total_off_by_one, "items.list_items", "X-Total-Count"),
+        (ignores_type, "items.list_items", "type="),
+        (update_not_persisted, "items.update_item", "a GET after Update an item"),
+        (delete_leaves_it_listed, "items.delete_item", "still"),
+    ],
+    ids=["total-off-by-one", "type-filter-ignored", "update-not-persisted", "delete-leaves-it-listed"],
+)
+def test_a_planted_fault_fails_the_operation_that_has_it(
+    mock: tuple[Store, Asgi], fault: Callable, operation: str, words: str
+) -> None:
+    with serving(mock, fault) as live:
+        outcomes = run_layer(live, quick=True)
+    failed = failures(outcomes)
+    assert failed, "the layer passed a faulty server"
+    assert all(o.status == FAIL for o in failed), shown(outcomes)
+    ours = [o for o in failed if o.operation == operation]
+    assert ours, shown(outcomes)
+    assert any(words in o.message and o.exchange is not None for o in ours), shown(outcomes)
+    assert {o.operation for o in failed} <= {operation, "items.list_items"}, shown(outcomes)
+    stateful = [o for o in failed if o.check.startswith("stateful: ")]
+    assert len(stateful) <= 1  # a broken stateful run is one failure, not one per step
+
+
+def test_a_stateful_failure_names_the_property_and_the_request(mock: tuple[Store, Asgi]) -> None:
+    with serving(mock, update_not_persisted) as live:
+        outcomes = run_layer(live, quick=True, include=("items.update_item",))
+    (failed,) = [o for o in failures(outcomes) if o.check.startswith("stateful: ")]
+    assert failed.check == "stateful: an update persists (a later GET shows it)"
+    assert "stateful run: example" in failed.message and "--seed 0" in failed.message
+    assert failed.exchange is not None and failed.exchange.method == "GET"
+    assert re.search(r"/v1/items/\d+$", failed.exchange.url)

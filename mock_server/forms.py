@@ -4,13 +4,15 @@ DESIGN.md (request encoding): every body is also accepted as a form. Connexion t
 fields only for flat schemas (not the document's allOf/oneOf ones), so the guard turns a
 form into the JSON body it stands for before connexion sees it, typed by the operation's
 JSON schema: `tags[]=a&tags[]=b`, `tags=a&tags=b` and `tags=a,b` are arrays,
-`metadata[key]=value` is an object, "true"/"1" are booleans, digits are numbers, and ""
-or "null" is null for a nullable field that is not free text.
+`metadata[key]=value` (or one part holding a JSON object) is an object, "true"/"1" are
+booleans, digits are numbers, and "" or "null" is null for a nullable field that is not
+free text.
 A value that does not fit is passed on unchanged, so validation rejects it with a 400.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -42,7 +44,9 @@ def form_to_json(method: str, path: str, pairs: list[tuple[str, str]]) -> dict[s
         name, sub = (match.group(1), match.group(2)) if match else (raw_key, None)
         schema = fields.get(name, {})
         kind = schema.get("type")
-        if kind == "object" or (sub not in (None, "") and kind != "array"):
+        if kind == "object" and sub is None and isinstance(whole := _json(value), dict):
+            out[name] = whole  # a part holding the object as JSON, OpenAPI's multipart default
+        elif kind == "object" or (sub not in (None, "") and kind != "array"):
             out.setdefault(name, {})
             if isinstance(out[name], dict):
                 out[name][sub or ""] = value
@@ -53,6 +57,15 @@ def form_to_json(method: str, path: str, pairs: list[tuple[str, str]]) -> dict[s
         else:
             out[name] = _typed(value, schema)
     return out
+
+
+def _json(value: str) -> Any:
+    if value.count("{") + value.count("[") > 32:  # deep nesting recurses in validation (a 500)
+        return None
+    try:
+        return json.loads(value)
+    except ValueError:
+        return None
 
 
 def _typed(value: str, schema: dict[str, Any]) -> Any:

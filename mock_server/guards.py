@@ -6,6 +6,7 @@
   (DESIGN.md, request encoding); they are rewritten to the documented `tags=a&tags=b`.
 - Every error answer is the `{code, message}` body, with `WWW-Authenticate` on a 401 and
   the full `Allow` list on a 405 (connexion lists one method).
+- A JSON body nested deeper than MAX_DEPTH is a 400 (it recursed into a 500).
 - `format: int64` is enforced: jsonschema's Draft 4 format checker, which connexion uses,
   does not know it, so an id of 2**63 would pass validation.
 """
@@ -16,6 +17,7 @@ import hashlib
 import json
 import math
 import mimetypes
+import re
 from functools import cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -110,6 +112,23 @@ def _refuse(name: str) -> Any:
     raise _NonFinite(name)
 
 
+MAX_DEPTH = 32  # the document's bodies nest three levels at most
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def nested_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Arrays and objects nested deeper than `limit`: Python's json reader and connexion's
+    validator recurse on them, into a RecursionError (a 500) from about 950 levels."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for mark in re.findall(r"[\[\]{}]", _JSON_STRING.sub("", text)):
+        depth += 1 if mark in "[{" else -1
+        if depth > limit:
+            return True
+    return False
+
+
 def has_non_finite_number(text: str) -> bool:
     """NaN, Infinity or a number too large for a float (1e400): Python's json reads them, and
     the mock would store them and write invalid JSON back in every answer holding them."""
@@ -131,12 +150,9 @@ def alias_count(method: str, path: str, query: bytes) -> bytes:
     if b"count" not in query or not _takes_count(method.lower(), path_template(path)):
         return query
     pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
-    per_page_sent = any(name == "per_page" for name, _ in pairs)
-    renamed = [
-        ("per_page" if name == "count" else name, value)
-        for name, value in pairs
-        if not (name == "count" and per_page_sent)
-    ]
+    if any(name == "per_page" for name, _ in pairs):
+        return query  # per_page wins; count stays, so that a malformed count is still a 400
+    renamed = [("per_page" if name == "count" else name, value) for name, value in pairs]
     return urlencode(renamed).encode("latin-1")
 
 
@@ -195,6 +211,9 @@ class GuardMiddleware:
                 text = body.decode("utf-8")
             except UnicodeDecodeError:
                 await _send(send, error_response(400, "invalid_input", "The JSON body is not valid UTF-8."))
+                return
+            if nested_too_deep(text):
+                await _send(send, error_response(400, "invalid_input", "The JSON body is nested too deeply."))
                 return
             if has_non_finite_number(text):
                 message = "The JSON body has NaN or an infinite number, which JSON does not allow."

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import mimetypes
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -77,12 +78,17 @@ class ItemFilter:
 ANY_ITEM = ItemFilter()  # no filter
 
 
+_LL = re.compile(r"-?[0-9]+(\.[0-9]+)?,-?[0-9]+(\.[0-9]+)?")
+
+
 def parse_near(ll: str | None, radius: float | None) -> tuple[float, float, float] | None:
     """`ll` ("lat,lng") and `radius` (meters) go together."""
     if ll is None and radius is None:
         return None
     if ll is None or radius is None:
         raise InvalidInput("ll and radius go together")
+    if not _LL.fullmatch(ll):  # ASCII digits only, no trailing newline (Python's \d and $ allow them)
+        raise InvalidInput(f"ll {ll!r} is not a latitude,longitude")
     lat, lng = (float(part) for part in ll.split(","))
     if not (-90 <= lat <= 90 and -180 <= lng <= 180):
         raise InvalidInput(f"ll {ll} is not a latitude,longitude")

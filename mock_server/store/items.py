@@ -355,15 +355,17 @@ class ItemsMixin(CollectionsMixin):
             cid: self.collection_for(caller, cid, "edit")
             for cid in unique(collection_id or o.collection_id for o in originals)
         }
-        return [self._copy(o, targets[collection_id or o.collection_id], None) for o in originals]
+        return [self._copy(caller, o, targets[collection_id or o.collection_id], None) for o in originals]
 
     # ------------------------------------------------------------------ helpers
-    def _copy(self, original: Item, target: Collection, parent: Item | None) -> Item:
+    def _copy(self, caller: Account, original: Item, target: Collection, parent: Item | None) -> Item:
+        """A copy made by the caller: it is theirs (user_id), new, in target, after its items."""
         now = self.now()
         values = {f.name: getattr(original, f.name) for f in fields(Item)}
         values.update(
             id=self.next_id("items"),
             collection_id=target.id,
+            user_id=caller.id,
             parent_id=None,
             created_at=now,
             updated_at=now,
@@ -378,7 +380,7 @@ class ItemsMixin(CollectionsMixin):
         self._add_tags(copy, [t.name for t in self.item_tags(original.id)])
         self.index_text(copy)
         for child in self.children(original.id):
-            self._copy(child, target, copy)
+            self._copy(caller, child, target, copy)
         return copy
 
     def _items_in(self, collection: Collection, ids: list[int]) -> list[Item]:

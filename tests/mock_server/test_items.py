@@ -484,7 +484,7 @@ def test_copy_from_a_public_collection_into_ones_own(api: Api, world: World, sto
     mine = store.create_collection(store.accounts[STRANGER], {"name": "Mine", "type": "private"}).id
     response = api.put("/v1/items/copy", user=STRANGER, json={"items": [world.recipe], "collection_id": mine})
     assert response.status_code == 201
-    assert response.json()[0]["user_id"] == PRO  # still the author's item
+    assert response.json()[0]["user_id"] == STRANGER  # the copy is the copier's item
 
 
 def test_copy_errors(api: Api, world: World, store):

@@ -86,3 +86,21 @@ def live_mock(seed: int = 0, wrap: Any = None) -> Iterator[Live]:
 def live() -> Iterator[Live]:
     with live_mock() as served:
         yield served
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The ratio of planted faults the suite detected, and by which layer (test_faults.py)."""
+    import sys
+
+    tried = getattr(sys.modules.get("tests.conformance.test_faults"), "DETECTED", None)
+    if not tried:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.write_sep("-", "planted faults")
+    for layer in ("contract", "behaviour", "access"):
+        names = sorted(name for name, layers in tried.items() if layer in layers)
+        write(f"found by {layer} ({len(names)}): {', '.join(names)}")
+    missed = sorted(name for name, layers in tried.items() if not layers)
+    if missed:
+        write(f"undetected ({len(missed)}): {', '.join(missed)}")
+    write(f"planted faults detected: {len(tried) - len(missed)}/{len(tried)}")

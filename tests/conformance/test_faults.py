@@ -1,0 +1,172 @@
+"""Testing the tester (issue 5 item 5): the suite passes the correct mock, and finds every
+fault planted in front of it (tests/conformance/faults.py).
+
+Every fault: a --quick run of the three layers, narrowed (--include) to the fault's
+operations, against the mock with that one fault in front, must fail a check in the layer
+expected to catch it. The faults take turns in front of one served mock, whose state is reset
+to the same fixtures before each (building the app is the costly part).
+
+No false positive: three --quick runs of the whole suite, each with its own seed, against the
+mock as it is, pass. Those are the slow part, so they run in a second process (the second
+core) while the faults are tried, and are judged at the end.
+
+The ratio of faults found, and by which layers, is printed at the end of the session
+(conftest.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.results import FAIL, PASS, SKIP
+from conformance.runner import Verdict, run_checks
+from conformance.settings import Settings
+from conformance.target import Target
+from tests.conformance.conftest import Live, live_mock
+from tests.conformance.faults import FAULTS, Asgi, World
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = (1, 2, 3)
+LAYERS = {"contract", "behaviour", "access"}
+
+# fault name -> the layers that failed a check on it (empty: not detected); read by conftest.py
+DETECTED: dict[str, set[str]] = {}
+
+
+def run(settings: Settings) -> Verdict:
+    target = Target(settings)
+    try:
+        return run_checks(settings, target)
+    finally:
+        target.client.close()
+
+
+def shown(verdict: Verdict) -> str:
+    return "\n".join(
+        f"{o.status} [{o.layer}] {o.operation}: {o.check}: {o.message[:400]}"
+        + (f"\n    {o.exchange.curl()}\n    {o.exchange.shown()[:300]}" if o.exchange else "")
+        for o in verdict.results.outcomes
+        if o.status not in (PASS, SKIP)
+    )
+
+
+# ---------------------------------------------------------------------- no false positive
+def quick_runs(seeds: list[int]) -> None:
+    """A --quick run of every layer against the correct mock, per seed; one JSON line each."""
+    for seed in seeds:
+        with live_mock(seed) as live:
+            verdict = run(live.settings(quick=True, seed=seed))
+        passed = sorted({o.layer for o in verdict.results.outcomes if o.status == PASS})
+        result = {"ok": verdict.results.ok, "left": verdict.left_behind, "shown": shown(verdict)}
+        print(json.dumps({"seed": seed, "passed": passed, **result}), flush=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def background_runs(request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
+    """The quick runs of the correct mock, started in a second process when any of them is selected."""
+    state: dict[str, Any] = {}
+    if any(item.originalname == "test_the_correct_mock_passes_a_quick_run" for item in request.session.items):
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        }
+        code = f"from tests.conformance.test_faults import quick_runs; quick_runs({list(SEEDS)})"
+        state["out"], state["err"] = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+        state["process"] = subprocess.Popen(
+            [sys.executable, "-W", "error", "-c", code],
+            cwd=ROOT,
+            env=env,
+            stdout=state["out"],
+            stderr=state["err"],
+            text=True,
+        )
+    yield state
+    process = state.get("process")
+    if process is not None:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        state["out"].close()
+        state["err"].close()
+
+
+def _results(state: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    if "results" not in state:
+        state["process"].wait(timeout=900)
+        state["out"].seek(0)
+        state["err"].seek(0)
+        lines = [json.loads(line) for line in state["out"] if line.startswith("{")]
+        state["results"] = {entry["seed"]: entry for entry in lines}
+        state["stderr"] = state["err"].read()[-3000:]
+    return state["results"]
+
+
+class Switch:
+    """Puts the planted fault, if any, in front of the module's one served mock."""
+
+    def __init__(self) -> None:
+        self.planted: Asgi | None = None
+
+    def wrap(self, app: Asgi) -> Asgi:
+        self.app = app
+
+        async def serve(scope: dict, receive: Any, send: Any) -> None:
+            await (self.planted or app)(scope, receive, send)
+
+        return serve
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[tuple[Live, Switch, dict[str, Any]]]:
+    switch = Switch()
+    with live_mock(0, wrap=switch.wrap) as live:
+        yield live, switch, live.store.snapshot()
+
+
+def _param(name: str) -> Any:
+    reason = FAULTS[name].missing_check
+    return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=reason) if reason else ())
+
+
+# ---------------------------------------------------------------------- every planted fault found
+@pytest.mark.parametrize("name", [_param(name) for name in FAULTS])
+def test_the_planted_fault_is_detected(name: str, served: tuple[Live, Switch, dict[str, Any]]) -> None:
+    (live, switch, fresh), fault = served, FAULTS[name]
+    DETECTED[name] = set()
+    live.store.reset(fresh)  # the same fixtures for every fault, whatever the one before did
+    settings = live.settings(quick=True, include=fault.operations)
+    switch.planted = fault.wrap(switch.app, World(settings.users, settings.api_key))
+    try:
+        verdict = run(settings)
+    finally:
+        switch.planted = None
+    failed = [o for o in verdict.results.outcomes if o.status == FAIL]
+    DETECTED[name] = {o.layer for o in failed}
+    assert failed, f"{name} ({fault.description}) went unnoticed\n{shown(verdict)}"
+    assert fault.layer in DETECTED[name], f"{name}: found by {sorted(DETECTED[name])} only, not {fault.layer}"
+
+
+def test_every_fault_is_named_and_described() -> None:
+    assert len(FAULTS) >= 25
+    for name, fault in FAULTS.items():
+        assert name == fault.name and fault.description and fault.operations and fault.layer in LAYERS
+
+
+# ---------------------------------------------------------------------- (judged last: they ran meanwhile)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_correct_mock_passes_a_quick_run(seed: int, background_runs: dict[str, Any]) -> None:
+    results = _results(background_runs)
+    assert seed in results, f"the quick run with seed {seed} did not finish:\n{background_runs['stderr']}"
+    result = results[seed]
+    assert result["ok"], f"false positive(s) with --seed {seed}:\n{result['shown']}"
+    assert result["left"] == []
+    assert set(result["passed"]) == LAYERS

@@ -172,7 +172,8 @@ def normalize_query(query: bytes, arrays: frozenset[str]) -> bytes:
     for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
         base = name[:-2] if name.endswith("[]") else name
         if base in arrays:
-            pairs.extend((base, part) for part in value.split(",") if part != "")
+            # an empty value stays (a 400), as it does when nothing else in the query has a comma
+            pairs.extend((base, part) for part in value.split(",") if part != "" or value == "")
         else:
             pairs.append((name, value))
     return urlencode(pairs).encode("latin-1")

@@ -230,3 +230,13 @@ def world(store: Store, clock: Clock) -> World:
         team_link,
         free_note,
     )
+
+
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    """The response is the error body `{code, message}` of DESIGN.md with this status and code."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert body["code"] == code
+    assert isinstance(body["message"], str) and body["message"]
+    return body

@@ -10,16 +10,18 @@ from typing import Any
 import pytest
 
 from mock_server.app import create_app
-from tests.mock_server.conftest import API_KEY, FREE, PRO, STRANGER, TEAM, Api, World, auth_headers, basic
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith("application/json")
-    body = response.json()
-    assert body["code"] == code
-    assert isinstance(body["message"], str) and body["message"]
-    return body
+from tests.mock_server.conftest import (  # noqa: F401  (assert_error re-exported for other tests)
+    API_KEY,
+    FREE,
+    PRO,
+    STRANGER,
+    TEAM,
+    Api,
+    World,
+    assert_error,
+    auth_headers,
+    basic,
+)
 
 
 def assert_unauthorized(response: Any, code: str = "unauthorized") -> None:

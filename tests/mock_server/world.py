@@ -9,19 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.mock_server.conftest import Api
+from tests.mock_server.conftest import Api, assert_error  # noqa: F401  (re-exported)
 
 NOTIFICATIONS = "/__mock__/notifications"
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    """The response is the error body `{code, message}` of DESIGN.md with this status and code."""
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith("application/json")
-    body = response.json()
-    assert body["code"] == code
-    assert isinstance(body["message"], str) and body["message"]
-    return body
 
 
 def ok(response: Any, status: int = 200) -> Any:

@@ -81,7 +81,6 @@ def create_app(
     app.add_api(
         DOCUMENT_PATH,
         resolver=_StoreResolver(store),
-        resolver_error=501,
         strict_validation=True,
         validate_responses=validate_responses,
         swagger_ui_options=SwaggerUIOptions(swagger_ui_path="/v1/ui", spec_path="/v1/openapi.json"),
@@ -170,8 +169,6 @@ async def _api_error(request: ConnexionRequest, exc: ApiError) -> ConnexionRespo
 
 async def _problem(request: ConnexionRequest, exc: ProblemException) -> ConnexionResponse:
     message = str(exc.detail or exc.title or "invalid request")
-    if exc.status == 501:  # an operation whose handler is not written yet
-        return error_response(501, "not_implemented", message)
     status = exc.status if 400 <= exc.status < 500 else 400
     return error_response(status, _PROBLEM_CODES.get(status, "invalid_input"), message, headers=exc.headers)
 

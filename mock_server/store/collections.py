@@ -146,6 +146,7 @@ class CollectionsMixin(AccessMixin):
         collection = self.collection_for(caller, collection_id, "delete")
         now = self.now()
         for item in self.live_items(collection.id):
+            self._unlink_item(item)  # from its stack's children too, or that index keeps it
             item.deleted_at = now
             self.unindex_text(item)
         self.unindex_text(collection)

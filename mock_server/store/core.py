@@ -8,6 +8,7 @@ mutation helpers below, so that lookups stay O(1) as the data grows.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -300,6 +301,101 @@ class StoreBase:
 
     def teams_of(self, user_id: int) -> list[Account]:
         return [self.accounts[t] for t in sorted(self._teams_of.get(user_id, ()))]
+
+    # ------------------------------------------------------------------ invariants
+    def check_invariants(self) -> list[str]:
+        """What disagrees between the tables and everything derived from them; [] when all is well.
+
+        Every count a client reads (items_total_count, X-Total-Count, tag counts, an item's
+        comments and reactions, collaborators) comes from an index kept up to date by the
+        mutation helpers, so an index that drifted from a recount of the tables is a wrong
+        count (or a leak). Also checked: ids match their keys and lie within their sequence,
+        references hold, stacks nest one level in one collection, no duplicate tag or like.
+        """
+        problems: list[str] = []
+        for name in TABLES:
+            table = getattr(self, name)
+            problems += [f"{name}: key {key} holds id {r.id}" for key, r in table.items() if key != r.id]
+            if table and max(table) > self._sequences.get(name, 0):
+                problems.append(f"{name}: id {max(table)} is beyond its sequence")
+        try:
+            self._check_references()
+        except ValueError as exc:
+            problems.append(str(exc))
+        recount = object.__new__(type(self))  # the same tables, indexes rebuilt from scratch
+        for name in TABLES:
+            setattr(recount, name, getattr(self, name))
+        recount._reindex()
+        for name in _INDEXES:
+            kept, truth = _comparable(getattr(self, name)), _comparable(getattr(recount, name))
+            for key in sorted(kept.keys() | truth.keys(), key=repr):
+                if kept.get(key) != truth.get(key):
+                    problems.append(f"{name}[{key!r}] is {kept.get(key)}, a recount gives {truth.get(key)}")
+        if self._search_index is not None:  # once built, it must hold what a fresh build holds
+            kept_index, fresh_index = self._search_index, recount.search_index
+            for key in sorted(kept_index._terms.keys() ^ fresh_index._terms.keys()):
+                problems.append(
+                    f"search index: {key} is {'stale' if key in kept_index._terms else 'missing'}"
+                )
+            if kept_index._postings != fresh_index._postings:
+                problems.append("search index: the postings differ from a fresh build")
+        problems += self._check_shapes()
+        return problems
+
+    def _check_shapes(self) -> list[str]:
+        problems = []
+        for item in self.items.values():
+            if item.deleted_at is None and item.parent_id is not None:
+                parent = self.items.get(item.parent_id)
+                if not (
+                    parent is not None
+                    and parent.deleted_at is None
+                    and parent.type == "stack"
+                    and parent.parent_id is None
+                    and parent.collection_id == item.collection_id
+                ):
+                    problems.append(f"items {item.id}: parent {item.parent_id} is not a live stack beside it")
+        tags = [(t.item_id, t.name.casefold()) for t in self.tags.values()]
+        likes = [(r.item_id, r.user_id) for r in self.reactions.values()]
+        problems += [
+            f"tags: item {i} has the tag {n!r} {k} times" for (i, n), k in Counter(tags).items() if k > 1
+        ]
+        problems += [
+            f"reactions: user {u} likes item {i} {k} times" for (i, u), k in Counter(likes).items() if k > 1
+        ]
+        problems += [
+            f"collections {c.id}: the owner is also a collaborator"
+            for c in self.collections.values()
+            if c.owner_id in c.collaborators
+        ]
+        return problems
+
+
+# The indexes `_reindex` derives from the tables (the search index is checked by its own tests).
+_INDEXES = (
+    "_by_username",
+    "_by_email",
+    "_teams_of",
+    "_collections_of",
+    "_live",
+    "_children",
+    "_tags_of",
+    "_tagged",
+    "_comments_of",
+    "_reactions_of",
+)
+
+
+def _comparable(index: dict[Any, Any]) -> dict[Any, Any]:
+    """An index as sets, empty entries dropped: membership is what counts, not the order kept."""
+    out = {}
+    for key, value in index.items():
+        if isinstance(value, set | dict):
+            if value:
+                out[key] = set(value)
+        else:
+            out[key] = value
+    return out
 
 
 def _kind(record: Collection | Item | Comment) -> str:

@@ -65,8 +65,21 @@ FIXTURE_SETS = ["default", "empty", "large"]
 @click.option(
     "--state",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Load the state from FILE at start if it exists; write it back on shutdown.",
+    help="Load the state from FILE at start if it exists; write it back (atomically) on shutdown.",
 )
+@click.option(
+    "--autosave",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Also save --state every SECONDS while it changes (in the background).",
+)
+@click.option("--tls", is_flag=True, help="Serve HTTPS with a certificate made for this run (prints its CA).")
+@click.option(
+    "--certfile",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Serve HTTPS with this certificate (PEM); needs --keyfile.",
+)
+@click.option("--keyfile", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Its key.")
 @click.option("--validate-responses", is_flag=True, help="Check every response against the document.")
 def serve(
     host: str,
@@ -76,16 +89,46 @@ def serve(
     api_key: str | None,
     no_admin: bool,
     state: Path | None,
+    autosave: float | None,
+    tls: bool,
+    certfile: Path | None,
+    keyfile: Path | None,
     validate_responses: bool,
 ) -> None:
-    """Run the stateful mock server until Ctrl-C."""
-    from mock_server.serve import ServeOptions, StateFileError, run
+    """Run the stateful mock server until Ctrl-C (or SIGTERM); with --state, save the state then.
 
-    options = ServeOptions(host, port, seed, fixture_set, api_key, not no_admin, state, validate_responses)
+    It listens on 127.0.0.1 unless told otherwise; on another interface with the admin API on,
+    it warns: /__mock__/ has no auth and hands out every credential.
+
+    \b
+    Exit status: 0 stopped, 2 bad usage (e.g. --certfile without --keyfile),
+    3 cannot listen (port in use), 4 the --state file is not a usable csapi
+    state (it is left untouched).
+    """
+    from mock_server.serve import EXIT_STATE_FILE, ServeOptions, ServeUsageError, StateFileError, run
+
+    options = ServeOptions(
+        host=host,
+        port=port,
+        seed=seed,
+        fixtures=fixture_set,
+        api_key=api_key,
+        admin=not no_admin,
+        state=state,
+        validate_responses=validate_responses,
+        autosave=autosave,
+        tls=tls,
+        certfile=certfile,
+        keyfile=keyfile,
+    )
     try:
-        run(options, echo=click.echo)
+        run(options, echo=click.echo, warn=lambda message: click.echo(message, err=True))
+    except ServeUsageError as exc:
+        raise click.UsageError(str(exc)) from None
     except StateFileError as exc:
-        raise click.ClickException(str(exc)) from None
+        error = click.ClickException(str(exc))
+        error.exit_code = EXIT_STATE_FILE
+        raise error from None
 
 
 @main.command()

@@ -8,12 +8,13 @@ connexion's known pitfalls (see mock_server/guards.py).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import importlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -64,11 +65,13 @@ def create_app(
     seed: int = 0,
     max_body: int = MAX_BODY_BYTES,
     on_shutdown: Callable[[], None] | None = None,
+    background: Callable[[], Awaitable[None]] | None = None,
 ) -> connexion.AsyncApp:
     """The mock as an ASGI app. Without a store, one is made from the `fixtures` set and `seed`.
 
     Its `state` carries `store` and `api_key` for the CLI and the tests; `on_shutdown` runs
-    when the server stops gracefully (serve saves the state there).
+    when the server stops gracefully (serve saves the state there). `background` runs while
+    the app serves (serve's autosave); it is cancelled, and awaited, before `on_shutdown`.
     """
     if store is None:
         from fixtures import generate
@@ -76,7 +79,7 @@ def create_app(
         store = Store(clock=clock, data=generate(fixtures, seed))
     api_key = api_key or secrets.token_hex(16)
     app = connexion.AsyncApp(
-        __name__, security_map=_security_map(store, api_key), lifespan=_lifespan(on_shutdown)
+        __name__, security_map=_security_map(store, api_key), lifespan=_lifespan(on_shutdown, background)
     )
     app.add_api(
         DOCUMENT_PATH,
@@ -94,10 +97,16 @@ def create_app(
     return app
 
 
-def _lifespan(on_shutdown: Callable[[], None] | None) -> Callable[[Any], Any]:
+def _lifespan(
+    on_shutdown: Callable[[], None] | None, background: Callable[[], Awaitable[None]] | None
+) -> Callable[[Any], Any]:
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
+        task = asyncio.create_task(background()) if background is not None else None
         yield
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)  # its end is its own business
         if on_shutdown is not None:
             on_shutdown()
 
@@ -149,13 +158,19 @@ class _StoreResolver(Resolver):
         return _bind(handler, self.store)
 
 
+_READS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 def _bind(handler: Callable[..., Any], store: Store) -> Callable[..., Any]:
     async def endpoint(**params: Any) -> Any:
         token_info = context.get("token_info") or {}
         caller_id = (token_info.get("basicAuth") or {}).get("sub")
         caller = store.accounts.get(caller_id) if caller_id is not None else None
         uploads = request.scope.get(UPLOADS) or {}
-        return handler(Ctx(store, caller, str(request.base_url), uploads), **params)
+        result = handler(Ctx(store, caller, str(request.base_url), uploads), **params)
+        if request.method not in _READS:  # it did not raise: it changed the state (or may have)
+            store.generation += 1
+        return result
 
     endpoint.__wrapped__ = handler  # type: ignore[attr-defined]  # connexion reads the parameters here
     endpoint.__name__ = handler.__name__

@@ -1,26 +1,49 @@
 """`csapi serve`: run the mock with uvicorn, print how to call it, keep its state in a file.
 
 With `--state FILE` the state (and the API key) is loaded from FILE at start when it
-exists, and written back atomically on shutdown, so a developer's data survives a restart.
+exists, and written back on shutdown (and every `--autosave` seconds when it changed), so
+a developer's data survives a restart. Every write is atomic and durable: a temporary
+file in the same folder, fsync, rename over FILE, fsync of the folder; a kill at any
+moment leaves the old state or the new one. A FILE that cannot be used stops serve before
+it starts (exit status EXIT_STATE_FILE), so nothing is ever saved over it.
+
+`--tls` serves HTTPS with a certificate made for the run by a throwaway local CA (trustme).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import contextlib
+import ipaddress
 import json
 import os
 import secrets
+import socket
+import ssl
+import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mock_server.errors import InvalidInput
 from mock_server.store import Store
+from mock_server.store.core import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, Capture
+
+# Exit statuses of `csapi serve` besides 0 (stopped) and click's 2 (bad usage): uvicorn's own
+# 3 when it cannot listen (port in use), and this one for a --state file it will not touch.
+EXIT_CANNOT_LISTEN = 3
+EXIT_STATE_FILE = 4
 
 
 class StateFileError(Exception):
     """The state file exists but cannot be used; it is left as it is."""
+
+
+class ServeUsageError(ValueError):
+    """Options that do not go together, or TLS files that cannot be loaded."""
 
 
 @dataclass
@@ -33,88 +56,307 @@ class ServeOptions:
     admin: bool = True
     state: Path | None = None
     validate_responses: bool = False
+    autosave: float | None = None  # seconds between saves of --state while it changes
+    tls: bool = False  # HTTPS with a certificate made for this run
+    certfile: Path | None = None  # HTTPS with the caller's certificate and key
+    keyfile: Path | None = None
 
 
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------- the state file
 def load_state(path: Path) -> tuple[dict[str, Any], str | None]:
     """(snapshot, API key saved with it) from a state file written by `save_state`."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_bytes().decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise StateFileError(f"{path} is not a csapi state file: {exc}") from None
+        raise StateFileError(f"{path} is not a csapi state file: {_one_line(exc)}") from None
     if not isinstance(data, dict):
-        raise StateFileError(f"{path} is not a csapi state file")
-    return data, data.get("api_key")
+        raise StateFileError(f"{path} is not a csapi state file: not a JSON object")
+    if "format" not in data and {"sequences", "accounts"} <= data.keys():
+        data = {**data, "format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION}  # saved before the marker
+    if data.get("format") != SNAPSHOT_FORMAT:
+        raise StateFileError(f'{path} is not a csapi state file: no "format": "{SNAPSHOT_FORMAT}"')
+    if data.get("version") != SNAPSHOT_VERSION:
+        raise StateFileError(
+            f"{path} is a csapi state file of version {data.get('version')!r}; "
+            f"this csapi reads version {SNAPSHOT_VERSION}"
+        )
+    api_key = data.get("api_key")
+    if api_key is not None and not (isinstance(api_key, str) and api_key):
+        raise StateFileError(f"{path}: the saved api_key is not a string")
+    return data, api_key
 
 
 def save_state(path: Path, store: Store, api_key: str) -> None:
-    """Write atomically: a temporary file in the same folder, fsync, then rename over."""
-    data = {**store.snapshot(), "api_key": api_key}
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
+    """Write the store's state and the API key to `path`, atomically and durably."""
+    write_state(path, store.capture(), api_key)
+
+
+def write_state(path: Path, capture: Capture, api_key: str) -> None:
+    """Render a capture and write it: a temporary file beside `path`, fsync, rename over it,
+    fsync the folder (POSIX) so the rename itself survives a power cut. Safe in a thread.
+
+    A temporary file is made 0600 by mkstemp, and so is the state file: it holds every
+    credential. A failed write removes its temporary file and leaves `path` as it was.
+    """
+    data = json.dumps({**capture.render(), "api_key": api_key}, separators=(",", ":")).encode()
+    folder = path.parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    if os.name == "posix":
+        dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
 
 
-def build(options: ServeOptions) -> tuple[Any, Store, str]:
+def temporaries(path: Path) -> list[Path]:
+    """Temporary files `write_state` leaves beside `path` when it is killed mid-write."""
+    prefix = f".{path.name}."
+    return [p for p in path.parent.iterdir() if p.name.startswith(prefix) and p.name.endswith(".tmp")]
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+class StateKeeper:
+    """Saves the store to the state file when it changed since the last save, one save at a time.
+
+    `generation` is the store's change counter; `saved` the one the file holds (None: unknown,
+    so the next save writes).
+    """
+
+    def __init__(
+        self, path: Path, store: Store, api_key: str, saved: int | None, warn: Callable[[str], None]
+    ):
+        self.path, self.store, self.api_key, self.saved, self.warn = path, store, api_key, saved, warn
+        self.writes = 0
+
+    def changed(self) -> bool:
+        return self.store.generation != self.saved
+
+    def save(self) -> bool:
+        """Save now, on the caller's thread (shutdown); True when the file was written."""
+        if not self.changed():
+            return False
+        generation = self.store.generation
+        write_state(self.path, self.store.capture(), self.api_key)
+        self.saved, self.writes = generation, self.writes + 1
+        return True
+
+    def save_at_shutdown(self) -> None:
+        try:
+            self.save()
+        except Exception as exc:  # a traceback in uvicorn's log would bury the one fact that matters
+            self.warn(
+                f"csapi: could not save the state to {self.path} ({_one_line(exc)}); it was not changed"
+            )
+
+    async def save_in_thread(self) -> bool:
+        """Capture on the event loop (consistent, a fraction of a second even for the large set),
+        render and write in a thread, so requests go on being served meanwhile."""
+        if not self.changed():
+            return False
+        generation = self.store.generation
+        capture = self.store.capture()
+        write = asyncio.ensure_future(asyncio.to_thread(write_state, self.path, capture, self.api_key))
+        try:
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            # Shutdown: this write ends before the final save starts, or the two would race.
+            await asyncio.wait({write})
+            if write.exception() is None:
+                self.saved, self.writes = generation, self.writes + 1
+            raise
+        self.saved, self.writes = generation, self.writes + 1
+        return True
+
+    async def autosave(self, interval: float) -> None:
+        """Every `interval` seconds, save if the state changed; errors are reported, not fatal."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.save_in_thread()
+            except Exception as exc:  # a full disk must not stop the mock; the next tick retries
+                self.warn(f"csapi: autosave to {self.path} failed ({_one_line(exc)}); will retry")
+
+
+# ---------------------------------------------------------------------- building and running
+def check(options: ServeOptions) -> None:
+    """Refuse options that do not go together, before anything is loaded or bound."""
+    if (options.certfile is None) != (options.keyfile is None):
+        raise ServeUsageError("--certfile and --keyfile go together")
+    if options.autosave is not None and options.state is None:
+        raise ServeUsageError("--autosave needs --state FILE")
+    if options.autosave is not None and not options.autosave > 0:
+        raise ServeUsageError("--autosave takes a number of seconds above 0")
+    if options.certfile is not None and options.keyfile is not None:
+        try:
+            ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(
+                options.certfile, options.keyfile
+            )
+        except (OSError, ssl.SSLError) as exc:
+            raise ServeUsageError(f"cannot load --certfile/--keyfile: {_one_line(exc)}") from None
+
+
+def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple[Any, Store, str]:
     """The app, its store and API key, from the options (and the state file if any)."""
     from fixtures import generate
     from mock_server.app import create_app
 
     api_key = options.api_key
+    saved: int | None = None
+    if options.state is not None:
+        _check_state_folder(options.state)
     if options.state is not None and options.state.exists():
         data, saved_key = load_state(options.state)
         try:
             store = Store(data=data)
         except InvalidInput as exc:
-            raise StateFileError(f"{options.state}: {exc.message}") from None
+            raise StateFileError(f"{options.state} is not a usable csapi state: {_one_line(exc)}") from None
+        if api_key in (None, saved_key):
+            saved = store.generation  # the file holds this state: no need to write it again
         api_key = api_key or saved_key
     else:
         store = Store(data=generate(options.fixtures, options.seed))
     api_key = api_key or secrets.token_hex(16)
     store.search_index  # noqa: B018  # build it now, not during the first search request
 
-    def save() -> None:
-        if options.state is not None:
-            save_state(options.state, store, api_key)
-
+    keeper = None
+    if options.state is not None:
+        for leftover in temporaries(options.state):  # from a save that was killed; never read
+            leftover.unlink(missing_ok=True)
+        keeper = StateKeeper(options.state, store, api_key, saved, warn)
+    interval = options.autosave
     app = create_app(
         store,
         api_key=api_key,
         admin=options.admin,
         validate_responses=options.validate_responses,
-        on_shutdown=save,
+        on_shutdown=keeper.save_at_shutdown if keeper is not None else None,
+        background=(lambda: keeper.autosave(interval)) if keeper is not None and interval else None,
     )
+    app.state.keeper = keeper
     return app, store, api_key
 
 
-def banner(base_url: str, store: Store, api_key: str, admin: bool) -> str:
+def _check_state_folder(path: Path) -> None:
+    """A state that could not be saved at shutdown would be lost: refuse to start instead."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise StateFileError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StateFileError(f"{path}: the folder {folder} is not writable")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether only this machine can reach `host` (a name other than localhost may be anything)."""
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def bind_warning(host: str, admin: bool) -> str | None:
+    """The warning to print when the unauthenticated admin API is reachable from other machines."""
+    if not admin or is_loopback(host):
+        return None
+    return (
+        f"WARNING: listening on {host} with the admin API on: anyone who can reach this port can read "
+        "every credential (/__mock__/credentials) and replace the state. Use --no-admin, or --host 127.0.0.1."
+    )
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    certfile: Path
+    keyfile: Path
+    cafile: Path | None  # the CA to trust when the certificate was made here
+
+
+def make_certificate(host: str, folder: Path) -> TlsFiles:
+    """A local CA and a server certificate it signs for localhost, the loopback addresses and `host`
+    (this machine's name when `host` is every interface), written to `folder`."""
+    import trustme
+
+    names = {"localhost", "127.0.0.1", "::1"}
+    if host in ("0.0.0.0", "::", ""):
+        names.add(socket.gethostname())
+    else:
+        names.add(host.strip("[]"))
+    ca = trustme.CA(organization_name="csapi mock server (local, throwaway)")
+    server = ca.issue_cert(*sorted(names))
+    files = TlsFiles(folder / "csapi-server.pem", folder / "csapi-server.key", folder / "csapi-ca.pem")
+    ca.cert_pem.write_to_path(str(files.cafile))
+    server.cert_chain_pems[0].write_to_path(str(files.certfile))
+    for extra in server.cert_chain_pems[1:]:
+        extra.write_to_path(str(files.certfile), append=True)
+    fd = os.open(files.keyfile, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(server.private_key_pem.bytes())
+    return files
+
+
+def banner(base_url: str, store: Store, api_key: str, admin: bool, cafile: Path | None = None) -> str:
     """What a client developer needs to make a first call, ready to paste."""
+    curl = f"curl -s --cacert {cafile}" if cafile is not None else "curl -s"
     lines = [f"csapi mock server on {base_url}", f"  API key:  {api_key}"]
+    if cafile is not None:
+        lines.append(f"  TLS CA:   {cafile} (made for this run; gone when it stops)")
     user = next((a for a in store.accounts.values() if not a.is_team), None)
     if user is not None:
         basic = base64.b64encode(f"{user.id}:{user.token}".encode()).decode()
         lines += [
             f"  user:     id {user.id} ({user.username}, plan {user.plan}), token {user.token}",
-            f"  try:      curl -s -H 'X-API-Key: {api_key}' -u {user.id}:{user.token} "
+            f"  try:      {curl} -H 'X-API-Key: {api_key}' -u {user.id}:{user.token} "
             f"{base_url}/v1/collections",
             f"  header:   Authorization: Basic {basic}",
         ]
     lines.append(f"  docs:     {base_url}/v1/ui/")
     if admin:
-        lines.append(f"  all credentials: curl -s {base_url}/__mock__/credentials")
+        lines.append(f"  all credentials: {curl} {base_url}/__mock__/credentials")
     return "\n".join(lines)
 
 
-def run(options: ServeOptions, echo: Any = print) -> None:
-    """Serve until interrupted; the app saves the state on its way down (lifespan shutdown)."""
+def run(
+    options: ServeOptions, echo: Callable[[str], Any] = print, warn: Callable[[str], None] = _stderr
+) -> None:
+    """Serve until interrupted; the app saves the state on its way down (lifespan shutdown).
+
+    Raises ServeUsageError or StateFileError before serving; uvicorn exits 3 if it cannot listen.
+    """
     import uvicorn
 
-    app, store, api_key = build(options)
-    echo(banner(f"http://{options.host}:{options.port}", store, api_key, options.admin))
-    uvicorn.run(app, host=options.host, port=options.port, log_level="warning")
+    check(options)
+    app, store, api_key = build(options, warn)
+    with contextlib.ExitStack() as cleanup:
+        tls: dict[str, str] = {}
+        cafile = None
+        if options.certfile is not None and options.keyfile is not None:
+            tls = {"ssl_certfile": str(options.certfile), "ssl_keyfile": str(options.keyfile)}
+        elif options.tls:
+            folder = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="csapi-tls-")))
+            files = make_certificate(options.host, folder)
+            tls = {"ssl_certfile": str(files.certfile), "ssl_keyfile": str(files.keyfile)}
+            cafile = files.cafile
+        scheme = "https" if tls else "http"
+        echo(banner(f"{scheme}://{options.host}:{options.port}", store, api_key, options.admin, cafile))
+        warning = bind_warning(options.host, options.admin)
+        if warning is not None:
+            warn(warning)
+        uvicorn.run(app, host=options.host, port=options.port, log_level="warning", **tls)

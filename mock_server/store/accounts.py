@@ -16,9 +16,11 @@ EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 class AccountsMixin(StoreBase):
     def user_for_credentials(self, user_id: str, token: str) -> Account | None:
         """The user whose id and token these are, compared in constant time; else None."""
-        account = self.accounts.get(int(user_id)) if user_id.isdigit() else None
+        # isascii: "²".isdigit() holds but int() refuses it; 18 digits: int() refuses 4300+
+        known = user_id.isascii() and user_id.isdigit() and len(user_id) <= 18
+        account = self.accounts.get(int(user_id)) if known else None
         if account is None or account.is_team:
-            hmac.compare_digest(token, token)  # same work whether or not the id exists
+            hmac.compare_digest(token.encode(), token.encode())  # same work whether or not the id exists
             return None
         return account if hmac.compare_digest(account.token.encode(), token.encode()) else None
 
@@ -52,6 +54,7 @@ class AccountsMixin(StoreBase):
         self.accounts[account.id] = account
         self._index_account(account)
         self.add_email(account, email)
+        self.generation += 1  # the admin API's route, not a counted API request
         return account
 
     def add_email(self, user: Account, address: str) -> Email:

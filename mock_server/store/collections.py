@@ -96,6 +96,7 @@ class CollectionsMixin(AccessMixin):
                 raise NotFound(f"Collection {collection_id} was not found on {domain}.")
         if log_access:
             collection.last_accessed_at = self.now()
+            self.generation += 1  # a read that writes: app.py counts only write methods
         return collection, role
 
     # ------------------------------------------------------------------ writes

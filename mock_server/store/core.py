@@ -8,6 +8,7 @@ mutation helpers below, so that lookups stay O(1) as the data grows.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -86,6 +87,9 @@ class StoreBase:
 
     def __init__(self, clock: Callable[[], datetime] = utcnow, data: dict[str, Any] | None = None):
         self.clock = clock
+        # Bumped by every change (reset here, requests that write in app.py, the few stores that
+        # write outside a write request), so `serve --autosave` saves only when something changed.
+        self.generation = 0
         self.reset(data)
 
     # ------------------------------------------------------------------ state
@@ -115,18 +119,21 @@ class StoreBase:
             table = getattr(self, name)
             self._sequences[name] = max(self._sequences.get(name, 0), max(table, default=0))
         self._reindex()
+        self.generation += 1
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-ready data; `reset(snapshot)` restores it exactly."""
-        out: dict[str, Any] = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION}
-        out["sequences"] = dict(self._sequences)
-        for name in TABLES:
-            out[name] = self.dump(name)
-        return out
+        return self.capture().render()
+
+    def capture(self) -> Capture:
+        """A consistent copy of the state, several times cheaper than `snapshot()`: take it where
+        the store is not changing (the event loop), render it anywhere (a thread)."""
+        tables = {name: _capture(cls, getattr(self, name)) for name, cls in TABLES.items()}
+        return Capture(dict(self._sequences), tables)
 
     def dump(self, table: str) -> list[dict[str, Any]]:
         """One table of the snapshot."""
-        return [_dump(record) for record in getattr(self, table).values()]
+        return _render(TABLES[table], *_capture(TABLES[table], getattr(self, table)))
 
     def _load(self, data: dict[str, Any]) -> None:
         if data.get("format") != SNAPSHOT_FORMAT or data.get("version") != SNAPSHOT_VERSION:
@@ -402,13 +409,56 @@ def _kind(record: Collection | Item | Comment) -> str:
     return {Collection: "collection", Item: "item", Comment: "comment"}[type(record)]
 
 
-def _dump(record: Any) -> dict[str, Any]:
-    out = {}
-    for f in dataclasses.fields(record):
-        value = getattr(record, f.name)
-        out[f.name] = format_time(value) if isinstance(value, datetime) else value
-        if isinstance(value, dict):
-            out[f.name] = {str(k): v for k, v in value.items()}
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """Per table, the records' field values as tuples, their dict fields copied apart."""
+
+    sequences: dict[str, int]
+    tables: dict[str, tuple[list[tuple[Any, ...]], dict[int, list[Any]]]]
+
+    def render(self) -> dict[str, Any]:
+        """The snapshot (`StoreBase.snapshot()`) of the state as it was when captured."""
+        out: dict[str, Any] = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION}
+        out["sequences"] = dict(self.sequences)
+        for name, (rows, dicts) in self.tables.items():
+            out[name] = _render(TABLES[name], rows, dicts)
+        return out
+
+
+@cache
+def _layout(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]], list[int], list[int]]:
+    """A record class's field names, a getter of all its values at once, which fields hold
+    dicts (mutable: copied at capture) and which datetimes (formatted at render)."""
+    fields = dataclasses.fields(cls)
+    names = tuple(f.name for f in fields)
+    dicts = [i for i, f in enumerate(fields) if str(f.type).startswith("dict")]
+    times = [i for i, f in enumerate(fields) if "datetime" in str(f.type)]
+    return names, operator.attrgetter(*names), dicts, times
+
+
+def _capture(cls: type, table: dict[int, Any]) -> tuple[list[tuple[Any, ...]], dict[int, list[Any]]]:
+    names, values_of, dicts, _ = _layout(cls)
+    records = list(table.values())
+    rows = list(map(values_of, records))  # attrgetter: the loop runs in C
+    copies = {
+        i: [dict(v) if isinstance(v, dict) else v for v in map(operator.attrgetter(names[i]), records)]
+        for i in dicts
+    }
+    return rows, copies
+
+
+def _render(cls: type, rows: list[tuple[Any, ...]], copies: dict[int, list[Any]]) -> list[dict[str, Any]]:
+    names, _, _, times = _layout(cls)
+    out = []
+    for n, row in enumerate(rows):
+        record = dict(zip(names, row, strict=True))
+        for i in times:
+            if isinstance(row[i], datetime):
+                record[names[i]] = format_time(row[i])
+        for i, column in copies.items():
+            value = column[n]
+            record[names[i]] = {str(k): v for k, v in value.items()} if isinstance(value, dict) else value
+        out.append(record)
     return out
 
 

@@ -37,10 +37,10 @@ def test_a_failed_save_keeps_the_old_file_and_leaves_no_temporary_file(tmp_path:
     save_state(path, store, "first")
     before = path.read_bytes()
 
-    def broken_dump(*args, **kwargs):
+    def broken_fsync(fd: int) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(serve.json, "dump", broken_dump)
+    monkeypatch.setattr(serve.os, "fsync", broken_fsync)  # after the temporary file is written
     with pytest.raises(OSError, match="disk full"):
         save_state(path, store, "second")
     assert path.read_bytes() == before
@@ -102,7 +102,7 @@ def test_serve_with_a_corrupt_state_file_is_a_clean_cli_error(tmp_path: Path):
     path = tmp_path / "state.json"
     path.write_text("{not json", encoding="utf-8")
     result = CliRunner().invoke(cli.main, ["serve", "--state", str(path)])
-    assert result.exit_code == 1
+    assert result.exit_code == serve.EXIT_STATE_FILE == 4
     assert "state.json" in result.output
     assert "Traceback" not in result.output
 

@@ -13,6 +13,7 @@ import click
 
 import openapi
 from openapi import lint
+from openapi.diff import FAIL_ON
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -188,6 +189,48 @@ def conform(config: Path | None, **options: object) -> None:
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     raise SystemExit(run(settings))
+
+
+@main.command("diff")
+@click.argument("old")
+@click.argument("new")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="text: grouped by operation; json: for tools; markdown: a pull-request comment.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    default="none",
+    show_default=True,
+    help="Exit 1 on any breaking change, on those of one side, or on any change at all.",
+)
+def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
+    """List what changed from the document OLD to NEW and whom each change breaks.
+
+    OLD and NEW are files, or git:REV for the document as of a git revision (the file NEW
+    names, else the project's own), e.g. `csapi diff git:main openapi/openapi.yaml`. Each change
+    is breaking-client, breaking-server or compatible (see README, Editing the spec).
+    Exit status 0, or 1 when --fail-on is met; 2 when a side cannot be read.
+    """
+    from openapi import diff
+
+    files = [Path(side) for side in (new, old) if not side.startswith("git:")]
+    reference = files[0] if files else openapi.DOCUMENT_PATH
+    try:
+        before, after = diff.load_source(old, reference), diff.load_source(new, reference)
+    except diff.SourceError as exc:
+        raise click.UsageError(str(exc)) from None
+    report = diff.compare(before, after, old, new)
+    if output_format == "json":
+        click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        click.echo((report.markdown() if output_format == "markdown" else report.text()).rstrip("\n"))
+    raise SystemExit(1 if report.fails(fail_on) else 0)
 
 
 if __name__ == "__main__":

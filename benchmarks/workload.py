@@ -130,6 +130,13 @@ class Ledger:
     def in_collection(self, collection_id: int) -> list[int]:
         return [i for i, c in self.where.items() if c == collection_id]
 
+    def new_phase(self) -> dict[str, Any]:
+        """The summary so far; then the counters start again (what was acknowledged is kept)."""
+        done = {**self.summary(), "failure_messages": self.failures}
+        self.requests, self.failure_count, self.failures = 0, 0, []
+        self.statuses, self.acks, self.latencies = Counter(), Counter(), []
+        return done
+
     def summary(self) -> dict[str, Any]:
         ordered = sorted(self.latencies)
 

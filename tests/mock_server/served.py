@@ -1,0 +1,81 @@
+"""`csapi serve` in a real subprocess for the state and security tests: a free port, wait until
+it answers, SIGTERM or SIGKILL it, read what it printed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def csapi(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run `csapi ARGS` to its end (python -m cli: the same entry point as the console script)."""
+    command = [sys.executable, "-m", "cli", *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=_env())
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONUNBUFFERED": "1"}  # the banner reaches the pipe at once
+
+
+class Served:
+    """`csapi serve --port P ARGS` running; `stop()` or `kill()` ends it, and the tests must."""
+
+    def __init__(self, *args: str, scheme: str = "http", verify: Any = True, timeout: float = 30):
+        self.port = free_port()
+        self.base_url = f"{scheme}://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "cli", "serve", "--port", str(self.port), *args]
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env()
+        )
+        self.client = httpx.Client(base_url=self.base_url, verify=verify, timeout=10)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                out, err = self.process.communicate()
+                raise AssertionError(f"serve exited {self.process.returncode}:\n{out}\n{err}")
+            try:
+                self.client.get("/v1/ui/")
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    self.kill()
+                    raise AssertionError("serve did not answer in time") from None
+                time.sleep(0.05)
+
+    def stop(self) -> tuple[int, str, str]:
+        """SIGTERM: a graceful shutdown (the state is saved); (exit status, stdout, stderr)."""
+        self.process.send_signal(signal.SIGTERM)
+        return self._end()
+
+    def kill(self) -> tuple[int, str, str]:
+        """SIGKILL: no shutdown at all, as a crash or the OOM killer would do."""
+        self.process.kill()
+        return self._end()
+
+    def _end(self) -> tuple[int, str, str]:
+        self.client.close()
+        out, err = self.process.communicate(timeout=30)
+        return self.process.returncode, out, err
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process.poll() is None:
+            self.kill()

@@ -1,6 +1,7 @@
 """The `csapi` command line: thin click commands that call functions living elsewhere.
 
-`validate` checks the OpenAPI document (openapi.lint), `serve` runs the mock
+`validate` checks the OpenAPI document (openapi.lint; with --drift, the mock against it:
+mock_server.drift), `diff` compares two versions of it (openapi.diff), `serve` runs the mock
 (mock_server.serve), `fixtures` prints a generated data set (fixtures).
 """
 
@@ -33,22 +34,36 @@ def main() -> None:
     show_default=True,
     help="text: one line per problem and a summary; json: one object for tools.",
 )
-def validate(path: Path | None, output_format: str) -> None:
+@click.option(
+    "--drift", is_flag=True, help="Then run the mock on the document and check it still matches (about 20 s)."
+)
+@click.option("--include", multiple=True, help="With --drift: only these operationIds or tags (repeatable).")
+def validate(path: Path | None, output_format: str, drift: bool, include: tuple[str, ...]) -> None:
     """Check the OpenAPI document at PATH (default: the project's own).
 
     It must be valid OpenAPI 3.0 (openapi-spec-validator) and hold exactly the spec's
     operations, each with an operationId, summary, tags and a 2xx JSON schema; every $ref
-    must resolve, every component be used and every example match its schema.
+    must resolve, every component be used and every example match its schema. With --drift,
+    the mock then serves the document (response validation on) and a quick schemathesis pass
+    lists each operation whose answers no longer match it.
     Exit status 0 when clean, 1 on any problem.
     """
     report = lint.lint(path or openapi.DOCUMENT_PATH)
+    drifts = None
+    if drift:
+        from mock_server.drift import check_drift
+
+        drifts = check_drift(path or openapi.DOCUMENT_PATH, include=include)
     if output_format == "json":
-        click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
+        verdict = report.as_dict() | ({"drift": drifts.as_dict()} if drifts else {})
+        click.echo(json.dumps(verdict, indent=2, ensure_ascii=False))
     else:
         for problem in report.problems:
             click.echo(str(problem))
         click.echo(report.summary())
-    raise SystemExit(0 if report.valid else 1)
+        for line in drifts.lines() if drifts else ():
+            click.echo(line)
+    raise SystemExit(0 if report.valid and (drifts is None or drifts.valid) else 1)
 
 
 FIXTURE_SETS = ["default", "empty", "large"]

@@ -16,6 +16,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import connexion
@@ -66,12 +67,15 @@ def create_app(
     max_body: int = MAX_BODY_BYTES,
     on_shutdown: Callable[[], None] | None = None,
     background: Callable[[], Awaitable[None]] | None = None,
+    document: str | Path = DOCUMENT_PATH,
 ) -> connexion.AsyncApp:
     """The mock as an ASGI app. Without a store, one is made from the `fixtures` set and `seed`.
 
     Its `state` carries `store` and `api_key` for the CLI and the tests; `on_shutdown` runs
     when the server stops gracefully (serve saves the state there). `background` runs while
     the app serves (serve's autosave); it is cancelled, and awaited, before `on_shutdown`.
+    `document` is the OpenAPI file to route and validate by: an edited copy for
+    `csapi validate --drift` (the guards still read the project's own).
     """
     if store is None:
         from fixtures import generate
@@ -82,7 +86,7 @@ def create_app(
         __name__, security_map=_security_map(store, api_key), lifespan=_lifespan(on_shutdown, background)
     )
     app.add_api(
-        DOCUMENT_PATH,
+        Path(document).resolve(),
         resolver=_StoreResolver(store),
         strict_validation=True,
         validate_responses=validate_responses,

@@ -2,11 +2,14 @@
 
 - A body over the cap is a 413 before it is read whole (Content-Length, then while reading).
 - A JSON body that is not UTF-8 is a 400 (connexion crashes into a 500 on it).
+- A body without a Content-Type is a 415 (connexion passed its raw bytes on, into a 500).
+- A query parameter that takes one value, given twice, is a 400.
 - Array query parameters also arrive as `tags[]=a` and `tags=a,b` from older clients
   (DESIGN.md, request encoding); they are rewritten to the documented `tags=a&tags=b`.
 - Every error answer is the `{code, message}` body, with `WWW-Authenticate` on a 401 and
   the full `Allow` list on a 405 (connexion lists one method).
 - A JSON body nested deeper than MAX_DEPTH is a 400 (it recursed into a 500).
+- A JSON body with a lone surrogate escape (`\\ud800`) is a 400 (stored, it broke every answer).
 - `format: int64` is enforced: jsonschema's Draft 4 format checker, which connexion uses,
   does not know it, so an id of 2**63 would pass validation.
 """
@@ -141,6 +144,23 @@ def has_non_finite_number(text: str) -> bool:
     return False
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """A `\\ud800` escape without its pair: valid JSON, but not a Unicode string, so every
+    answer holding it failed to encode as UTF-8 (a 500): an item's size, the admin snapshot."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return False
+    try:
+        json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    except ValueError:  # malformed: connexion answers that
+        return False
+    return False
+
+
 def alias_count(method: str, path: str, query: bytes) -> bytes:
     """Older clients' `count` -> `per_page`, unless `per_page` is sent too (it wins).
 
@@ -161,6 +181,18 @@ def _takes_count(method: str, template: str | None) -> bool:
     operation = document()["paths"][template].get(method) if template else None
     parameters = operation.get("parameters", []) if isinstance(operation, dict) else []
     return any(resolve(p).get("name") == "count" and resolve(p).get("in") == "query" for p in parameters)
+
+
+def repeated_single(query: bytes, arrays: frozenset[str]) -> str | None:
+    """A parameter that takes one value but is given twice (`page=1&page=2`): which would count?"""
+    if b"&" not in query:
+        return None
+    seen = set()
+    for name, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if name in seen and name not in arrays:
+            return name
+        seen.add(name)
+    return None
 
 
 def normalize_query(query: bytes, arrays: frozenset[str]) -> bytes:
@@ -191,6 +223,11 @@ class GuardMiddleware:
             return
         query = normalize_query(scope.get("query_string", b""), array_query_params())
         scope["query_string"] = alias_count(scope["method"], scope["path"], query)
+        repeated = repeated_single(scope["query_string"], array_query_params())
+        if repeated is not None:
+            message = f"The query parameter {repeated} takes one value; it was given more than once."
+            await _send(send, error_response(400, "invalid_input", message))
+            return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         length = headers.get("content-length", "")
         if length.isdigit() and int(length) > self.max_body:
@@ -207,6 +244,11 @@ class GuardMiddleware:
                 await _send(send, _too_large(self.max_body))
                 return
         media_type = headers.get("content-type", "").split(";")[0].strip().lower()
+        if body and "content-type" not in headers and scope["path"].startswith("/v1/"):
+            # connexion would hand the raw bytes to the handler unvalidated (a 500)
+            message = "A request body needs a Content-Type (application/json, a form type)."
+            await _send(send, error_response(415, "unsupported_media_type", message))
+            return
         if body and media_type in JSON_TYPES:
             try:
                 text = body.decode("utf-8")
@@ -218,6 +260,10 @@ class GuardMiddleware:
                 return
             if has_non_finite_number(text):
                 message = "The JSON body has NaN or an infinite number, which JSON does not allow."
+                await _send(send, error_response(400, "invalid_input", message))
+                return
+            if has_lone_surrogate(text):
+                message = "The JSON body has a lone surrogate escape (\\ud800 without its pair)."
                 await _send(send, error_response(400, "invalid_input", message))
                 return
         elif media_type in FORM_TYPES and scope["method"] != "GET":
@@ -236,6 +282,10 @@ class GuardMiddleware:
             # connexion validates a missing optional body as null, which the schema rejects
             body = b"{}"
             scope = {**scope, "headers": _with_json_headers(scope["headers"], len(body))}
+        if body and not any(k.lower() == b"content-length" for k, _ in scope["headers"]):
+            # chunked: connexion takes a body without Content-Length for none ("RequestBody is required")
+            kept = [(k, v) for k, v in scope["headers"] if k.lower() != b"transfer-encoding"]
+            scope = {**scope, "headers": [*kept, (b"content-length", str(len(body)).encode())]}
         sent = False
 
         async def replay() -> dict[str, Any]:

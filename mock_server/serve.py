@@ -19,11 +19,13 @@ import ipaddress
 import json
 import os
 import secrets
+import signal
 import socket
 import ssl
 import sys
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +62,7 @@ class ServeOptions:
     tls: bool = False  # HTTPS with a certificate made for this run
     certfile: Path | None = None  # HTTPS with the caller's certificate and key
     keyfile: Path | None = None
+    cache: bool = True  # answer a repeated GET from mock_server/cache.py until the next write
 
 
 def _stderr(message: str) -> None:
@@ -246,6 +249,7 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
         api_key=api_key,
         admin=options.admin,
         validate_responses=options.validate_responses,
+        cache=options.cache,
         on_shutdown=keeper.save_at_shutdown if keeper is not None else None,
         background=(lambda: keeper.autosave(interval)) if keeper is not None and interval else None,
     )
@@ -359,4 +363,24 @@ def run(
         warning = bind_warning(options.host, options.admin)
         if warning is not None:
             warn(warning)
+        cleanup.enter_context(_sigterm_exits_cleanly())
         uvicorn.run(app, host=options.host, port=options.port, log_level="warning", **tls)
+
+
+@contextlib.contextmanager
+def _sigterm_exits_cleanly() -> Iterator[None]:
+    """uvicorn shuts down gracefully on SIGTERM, then raises it again to the handler it found:
+    make that handler a clean exit (status 0) that still runs our cleanup (the TLS folder),
+    rather than the default one, which kills the process on the spot."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(0)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -36,14 +36,25 @@ def _env() -> dict[str, str]:
 class Served:
     """`csapi serve --port P ARGS` running; `stop()` or `kill()` ends it, and the tests must."""
 
-    def __init__(self, *args: str, scheme: str = "http", verify: Any = True, timeout: float = 30):
+    def __init__(self, *args: str, scheme: str = "http", verify: Any = None, timeout: float = 30):
+        """`verify(banner)` gives httpx's `verify` from what serve printed (e.g. its CA)."""
         self.port = free_port()
         self.base_url = f"{scheme}://127.0.0.1:{self.port}"
         command = [sys.executable, "-m", "cli", "serve", "--port", str(self.port), *args]
         self.process = subprocess.Popen(
             command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env()
         )
-        self.client = httpx.Client(base_url=self.base_url, verify=verify, timeout=10)
+        assert self.process.stdout is not None
+        lines = []
+        while not lines or not lines[-1].startswith("  docs:"):  # printed before it listens
+            line = self.process.stdout.readline()
+            if not line:
+                out, err = self.process.communicate()
+                raise AssertionError(f"serve exited {self.process.returncode}:\n{''.join(lines)}{out}\n{err}")
+            lines.append(line)
+        self.banner = "".join(lines)
+        tls = verify(self.banner) if verify is not None else True
+        self.client = httpx.Client(base_url=self.base_url, verify=tls, timeout=10)
         deadline = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
@@ -71,7 +82,7 @@ class Served:
     def _end(self) -> tuple[int, str, str]:
         self.client.close()
         out, err = self.process.communicate(timeout=30)
-        return self.process.returncode, out, err
+        return self.process.returncode, self.banner + out, err
 
     def __enter__(self) -> Served:
         return self

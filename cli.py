@@ -97,6 +97,9 @@ FIXTURE_SETS = ["default", "empty", "large"]
 )
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Its key.")
 @click.option("--validate-responses", is_flag=True, help="Check every response against the document.")
+@click.option(
+    "--no-cache", is_flag=True, help="Compute every GET anew (by default a repeat is answered until a write)."
+)
 def serve(
     host: str,
     port: int,
@@ -110,6 +113,7 @@ def serve(
     certfile: Path | None,
     keyfile: Path | None,
     validate_responses: bool,
+    no_cache: bool,
 ) -> None:
     """Run the stateful mock server until Ctrl-C (or SIGTERM); with --state, save the state then.
 
@@ -136,6 +140,7 @@ def serve(
         tls=tls,
         certfile=certfile,
         keyfile=keyfile,
+        cache=not no_cache,
     )
     try:
         run(options, echo=click.echo, warn=lambda message: click.echo(message, err=True))

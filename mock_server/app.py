@@ -30,6 +30,8 @@ from connexion.security import ApiKeySecurityHandler, BasicSecurityHandler
 from starlette.exceptions import HTTPException
 
 from mock_server import admin as admin_routes
+from mock_server import speedups
+from mock_server.cache import ReadCache
 from mock_server.errors import ApiError
 from mock_server.guards import UPLOADS, GuardMiddleware, allowed_methods, error_response
 from mock_server.handlers import Ctx
@@ -66,13 +68,15 @@ def create_app(
     seed: int = 0,
     max_body: int = MAX_BODY_BYTES,
     on_shutdown: Callable[[], None] | None = None,
+    cache: bool = True,
     background: Callable[[], Awaitable[None]] | None = None,
     document: str | Path = DOCUMENT_PATH,
 ) -> connexion.AsyncApp:
     """The mock as an ASGI app. Without a store, one is made from the `fixtures` set and `seed`.
 
     Its `state` carries `store` and `api_key` for the CLI and the tests; `on_shutdown` runs
-    when the server stops gracefully (serve saves the state there). `background` runs while
+    when the server stops gracefully (serve saves the state there). `cache` keeps GET answers
+    until the next change of the store (mock_server/cache.py). `background` runs while
     the app serves (serve's autosave); it is cancelled, and awaited, before `on_shutdown`.
     `document` is the OpenAPI file to route and validate by: an edited copy for
     `csapi validate --drift` (the guards still read the project's own).
@@ -85,6 +89,7 @@ def create_app(
     app = connexion.AsyncApp(
         __name__, security_map=_security_map(store, api_key), lifespan=_lifespan(on_shutdown, background)
     )
+    speedups.use_fast_operations(app)
     app.add_api(
         Path(document).resolve(),
         resolver=_StoreResolver(store),
@@ -94,6 +99,8 @@ def create_app(
     )
     for exc_class, handler in _ERROR_HANDLERS.items():
         app.add_error_handler(exc_class, handler)
+    if cache:  # outermost: a repeated read skips everything below
+        app.add_middleware(ReadCache, position=MiddlewarePosition.BEFORE_EXCEPTION, store=store)
     app.add_middleware(GuardMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, max_body=max_body)
     if admin:
         admin_routes.mount(app, store, api_key)
@@ -135,10 +142,14 @@ def _security_map(store: Store, api_key: str) -> dict[str, type]:
         return {"sub": user.id} if user is not None else None
 
     class ApiKey(ApiKeySecurityHandler):
+        _accepts_kwarg = staticmethod(speedups.accepts_kwarg)
+
         def _resolve_func(self, security_scheme: dict[str, Any]) -> Callable[..., Any]:
             return check_key
 
     class Basic(BasicSecurityHandler):
+        _accepts_kwarg = staticmethod(speedups.accepts_kwarg)
+
         def _resolve_func(self, security_scheme: dict[str, Any]) -> Callable[..., Any]:
             return check_basic
 

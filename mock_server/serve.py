@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import gc
 import ipaddress
 import json
 import os
@@ -347,7 +348,14 @@ def run(
     import uvicorn
 
     check(options)
-    app, store, api_key = build(options, warn)
+    gc.disable()  # loading `large` makes millions of objects: collecting meanwhile only costs time
+    try:
+        app, store, api_key = build(options, warn)
+    finally:
+        gc.enable()
+    # the loaded data lives as long as the server: keep it out of every later collection,
+    # or each full collection walks all of it and stalls requests (p99 on `large`)
+    gc.freeze()
     with contextlib.ExitStack() as cleanup:
         tls: dict[str, str] = {}
         cafile = None

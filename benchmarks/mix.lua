@@ -1,0 +1,59 @@
+-- wrk script: replays a plan of requests round-robin, with auth headers, and prints
+-- one RESULT line of JSON at the end (requests/s, latency percentiles, non-2xx count).
+--
+-- usage: wrk -s mix.lua URL -- PLAN_FILE
+-- PLAN_FILE lines:  H <tab> Name <tab> Value          a header sent with every request
+--                   R <tab> METHOD <tab> PATH [<tab> BODY]
+-- In PATH and BODY, {new} stands for the id of an item this thread created earlier
+-- (from the response to a POST /v1/items), so likes never hit the same item twice.
+
+local headers, plan, created = {}, {}, {}
+local counter, captures = 0, false
+
+function init(args)
+  for line in io.lines(args[1]) do
+    local fields = {}
+    for field in (line .. "\t"):gmatch("([^\t]*)\t") do fields[#fields + 1] = field end
+    if fields[1] == "H" then
+      headers[fields[2]] = fields[3]
+    elseif fields[1] == "R" then
+      local body = (fields[4] or "") ~= "" and fields[4] or nil
+      plan[#plan + 1] = { method = fields[2], path = fields[3], body = body }
+      if (fields[3] .. (body or "")):find("{new}", 1, true) then captures = true end
+    end
+  end
+  counter = math.random(#plan) - 1
+  if not captures then response = nil end
+end
+
+function request()
+  counter = counter + 1
+  local step = plan[(counter - 1) % #plan + 1]
+  local path, body = step.path, step.body
+  if path:find("{new}", 1, true) or (body and body:find("{new}", 1, true)) then
+    local id = table.remove(created)
+    if id == nil then step = plan[1]; path, body = step.path, step.body  -- nothing made yet: make one
+    else
+      path = path:gsub("{new}", id)
+      if body then body = body:gsub("{new}", id) end
+    end
+  end
+  return wrk.format(step.method, path, headers, body)
+end
+
+function response(status, _, body)
+  if status == 201 and #created < 10000 then
+    -- an item (not a comment or a like): the views write id, then collection_id
+    local id = body:match('^{"id":%s*(%d+),%s*"collection_id"')
+    if id then created[#created + 1] = id end
+  end
+end
+
+function done(summary, latency, _)
+  local e = summary.errors
+  io.write(string.format(
+    'RESULT {"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"max_us":%d,' ..
+    '"non2xx":%d,"socket_errors":%d}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    latency.max, e.status, e.connect + e.read + e.write + e.timeout))
+end

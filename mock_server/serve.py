@@ -106,12 +106,13 @@ def write_state(path: Path, capture: Capture, api_key: str) -> None:
     A temporary file is made 0600 by mkstemp, and so is the state file: it holds every
     credential. A failed write removes its temporary file and leaves `path` as it was.
     """
-    data = json.dumps({**capture.render(), "api_key": api_key}, separators=(",", ":")).encode()
+    data = {**capture.render(), "api_key": api_key}
     folder = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for chunk in _encode(data):
+                fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -124,6 +125,27 @@ def write_state(path: Path, capture: Capture, api_key: str) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+_CHUNK = 1000  # records per json.dumps call
+
+
+def _encode(data: dict[str, Any]) -> Iterator[bytes]:
+    """`data` as compact JSON, in pieces: json.dumps holds the GIL for a whole call, so one call
+    over the large set would stall the event loop for a second while a thread saves."""
+    compact = {"separators": (",", ":")}
+    yield b"{"
+    for n, (key, value) in enumerate(data.items()):
+        yield (b"," if n else b"") + json.dumps(key).encode() + b":"
+        if isinstance(value, list) and len(value) > _CHUNK:
+            yield b"["
+            for start in range(0, len(value), _CHUNK):
+                piece = json.dumps(value[start : start + _CHUNK], **compact)[1:-1]  # a,b,c of [a,b,c]
+                yield (b"," if start else b"") + piece.encode()
+            yield b"]"
+        else:
+            yield json.dumps(value, **compact).encode()
+    yield b"}"
 
 
 def temporaries(path: Path) -> list[Path]:

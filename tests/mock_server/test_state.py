@@ -342,3 +342,10 @@ def test_a_failed_shutdown_save_is_one_line_and_keeps_the_old_file(tmp_path: Pat
     ]
     assert path.read_bytes() == before
     assert temporaries(path) == []
+
+
+@pytest.mark.parametrize("records", [0, 1, 999, 1000, 1001, 2500])
+def test_the_file_is_encoded_in_pieces_byte_for_byte_as_json_dumps(records: int):
+    rows = [{"i": i, "s": 'é"\n'} for i in range(records)]
+    data = {"format": "f", "rows": rows, "d": {"k": [1]}, "api_key": "k"}
+    assert b"".join(serve._encode(data)) == json.dumps(data, separators=(",", ":")).encode()

@@ -1,0 +1,42 @@
+"""The large schemathesis fuzz run of benchmarks/fuzz.py (issue 7, part 3), and proof that its
+counting sees a server error (a fault planted in front of the mock)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from benchmarks.fuzz import operations, run
+
+
+@pytest.mark.slow
+def test_a_large_fuzz_run_finds_no_server_error():
+    result = run(max_examples=100, stateful_examples=200)
+    assert result.server_errors == 0, result.examples
+    assert result.failures == 0, result.examples + result.errors
+    assert result.operations >= operations() and len(operations()) == 49
+    assert result.total >= 10_000, result.cases
+    assert result.cases["stateful_testing"] >= 500, result.cases
+
+
+def _fail_on_list_tags(app: Any) -> Any:
+    async def faulty(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET" and scope["path"] == "/v1/tags":
+            await send(
+                {"type": "http.response.start", "status": 500, "headers": [(b"content-type", b"text/plain")]}
+            )
+            await send({"type": "http.response.body", "body": b"boom"})
+            return
+        await app(scope, receive, send)
+
+    return faulty
+
+
+@pytest.mark.slow
+def test_a_planted_server_error_is_counted():
+    result = run(max_examples=5, stateful_examples=1, only=r"^tags\.list_tags$", wrap=_fail_on_list_tags)
+    assert result.operations == {"GET /v1/tags"}
+    assert result.server_errors > 0
+    assert result.failed_checks["not_a_server_error"] > 0
+    assert any("/v1/tags" in line for line in result.examples)

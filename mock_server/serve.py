@@ -309,6 +309,13 @@ def bind_warning(host: str, admin: bool) -> str | None:
     )
 
 
+def url_host(host: str) -> str:
+    """The host to put in the banner's URLs: every interface is reached through loopback (and
+    the certificate names loopback, not 0.0.0.0); an IPv6 address goes in brackets."""
+    host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 @dataclass(frozen=True)
 class TlsFiles:
     certfile: Path
@@ -389,7 +396,8 @@ def run(
             tls = {"ssl_certfile": str(files.certfile), "ssl_keyfile": str(files.keyfile)}
             cafile = files.cafile
         scheme = "https" if tls else "http"
-        echo(banner(f"{scheme}://{options.host}:{options.port}", store, api_key, options.admin, cafile))
+        base_url = f"{scheme}://{url_host(options.host)}:{options.port}"
+        echo(banner(base_url, store, api_key, options.admin, cafile))
         warning = bind_warning(options.host, options.admin)
         if warning is not None:
             warn(warning)

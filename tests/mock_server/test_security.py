@@ -132,11 +132,26 @@ def no_server(monkeypatch) -> list[dict[str, Any]]:
     return runs
 
 
+@pytest.mark.parametrize(
+    "host, shown",
+    [
+        ("0.0.0.0", "127.0.0.1"),
+        ("::", "[::1]"),
+        ("::1", "[::1]"),
+        ("localhost", "localhost"),
+        ("10.1.2.3", "10.1.2.3"),
+    ],
+)
+def test_the_banner_shows_a_url_a_client_can_use(host: str, shown: str):
+    assert serve.url_host(host) == shown
+
+
 def test_serve_prints_the_warning_on_stderr(no_server):
     result = CliRunner().invoke(cli.main, ["serve", "--host", "0.0.0.0", "--fixtures", "empty"])
     assert result.exit_code == 0, result.output
     assert "WARNING" in result.stderr and "0.0.0.0" in result.stderr
     assert "WARNING" not in result.stdout
+    assert "http://127.0.0.1:8000/v1/ui/" in result.stdout  # 0.0.0.0 is no address to call
     assert no_server[0]["host"] == "0.0.0.0"
     quiet = CliRunner().invoke(cli.main, ["serve", "--fixtures", "empty"])
     assert quiet.exit_code == 0 and quiet.stderr == ""

@@ -253,8 +253,8 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
             store = Store(data=data)
         except InvalidInput as exc:
             raise StateFileError(f"{options.state} is not a usable csapi state: {_one_line(exc)}") from None
-        if api_key in (None, saved_key):
-            saved = store.generation  # the file holds this state: no need to write it again
+        if saved_key is not None and api_key in (None, saved_key):
+            saved = store.generation  # the file holds this state and key: no need to write it again
         api_key = api_key or saved_key
     else:
         store = Store(data=generate(options.fixtures, options.seed))

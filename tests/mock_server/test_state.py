@@ -204,21 +204,21 @@ def test_a_state_file_in_a_missing_folder_is_refused_at_start_not_lost_at_shutdo
         build(ServeOptions(state=tmp_path / "nowhere" / "state.json"))
 
 
-def test_a_file_saved_before_the_format_marker_still_loads_and_a_new_key_is_saved(tmp_path: Path, store):
+def test_a_file_saved_before_the_format_marker_or_without_a_key_still_loads(tmp_path: Path, store):
     path = tmp_path / "state.json"
     data = {k: v for k, v in store.snapshot().items() if k not in ("format", "version")}
-    path.write_text(json.dumps({**data, "api_key": "old-key"}))
-    assert load_state(path)[1] == "old-key"
+    path.write_text(json.dumps(data))
+    assert load_state(path)[1] is None
     left = [tmp_path / ".state.json.x1y2.tmp", tmp_path / ".state.json.z3.tmp"]  # a killed save's
     for leftover in left:
         leftover.write_text('{"half": ')
     (tmp_path / "notes.txt").write_text("mine")
-    app, restored, api_key = build(ServeOptions(state=path, api_key="new-key"))
+    app, restored, api_key = build(ServeOptions(state=path))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "state.json"]  # swept at start
-    assert api_key == "new-key" and restored.snapshot() == store.snapshot()
-    assert app.state.keeper.save() is True  # unchanged data, but the file's key is not the one in use
-    assert load_state(path) == ({**store.snapshot(), "api_key": "new-key"}, "new-key")
-    assert app.state.keeper.save() is False  # and now the file holds it
+    assert restored.snapshot() == store.snapshot()
+    assert app.state.keeper.save() is True  # unchanged data, but the key in use is not in the file
+    assert load_state(path) == ({**store.snapshot(), "api_key": api_key}, api_key)
+    assert app.state.keeper.save() is False  # and now the file holds both
 
 
 def test_save_state_writes_the_format_marker_and_keeps_the_file_private(tmp_path: Path, store):

@@ -72,14 +72,18 @@ class Page(Generic[T]):
     total: int
 
 
-def paginate(entries: Sequence[T], page: int | None = None, per_page: int | None = None) -> Page[T]:
-    """Paging of DESIGN.md: page from 1, per_page default 24 and clamped to 100."""
+def page_bounds(page: int | None = None, per_page: int | None = None) -> tuple[int, int]:
+    """Paging of DESIGN.md: page from 1, per_page default 24 and clamped to 100; (start, stop)."""
     page = 1 if page is None else page
     per_page = min(DEFAULT_PER_PAGE if per_page is None else per_page, MAX_PER_PAGE)
     if page < 1 or per_page < 1:
         raise InvalidInput("page and per_page start at 1")
-    start = (page - 1) * per_page
-    return Page(list(entries[start : start + per_page]), len(entries))
+    return (page - 1) * per_page, page * per_page
+
+
+def paginate(entries: Sequence[T], page: int | None = None, per_page: int | None = None) -> Page[T]:
+    start, stop = page_bounds(page, per_page)
+    return Page(list(entries[start:stop]), len(entries))
 
 
 class StoreBase:

@@ -6,12 +6,13 @@ relevance is the weighted term count (name x3), plus one per tag asked for.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from datetime import datetime
 
 from mock_server.errors import InvalidInput
 from mock_server.store.comments import CommentsMixin
-from mock_server.store.core import Page, paginate
+from mock_server.store.core import Page, page_bounds, paginate
 from mock_server.store.items import haversine_m
 from mock_server.store.records import Account, Collection, Comment, Item, Reaction
 
@@ -48,8 +49,7 @@ class SearchMixin(CommentsMixin):
     ) -> Page[Found]:
         if not q and not tags:
             raise InvalidInput("q or tags is required")
-        searchable = self.accessible_collection_ids(caller)
-        searchable |= {c.id for c in self.collections.values() if c.type == "global"}
+        start, stop = page_bounds(page, per_page)
         scores = self.search_index.query(q) if q else None
         if tags:
             tagged = set.intersection(*(self.tagged_items(name) for name in tags))
@@ -60,19 +60,25 @@ class SearchMixin(CommentsMixin):
         owner = caller.id if owned else owner_id
         if owned and owner_id is not None and owner_id != caller.id:
             return Page([], 0)
-        found = []
+        accessible = self.accessible_collection_ids(caller)
+        shown = {cid: True for cid in accessible}  # collection id -> may show; others looked up once
+        filtered = type is not None or owner is not None or near is not None
+        ranked = []
+        # the loop runs once per match (thousands on `large`): kept free of calls where it can be
         for (kind, record_id), score in (scores or {}).items():
-            record = self._searchable(kind, record_id, searchable)
-            if record is None or (type is not None and type != (kind if kind != "item" else record.type)):
+            record, cid = self._live_record(kind, record_id)
+            if record is None:
                 continue
-            if owner is not None and self._owner_of(kind, record) != owner:
+            may = shown.get(cid)
+            if may is None:
+                may = shown[cid] = self.collections[cid].type == "global"
+            if not may or (filtered and not self._wanted(kind, record, type, owner, near)):
                 continue
-            if near is not None and not self._is_near(kind, record, near):
-                continue
-            found.append(Found(kind, record, score))
-        # ties within a second: a later kind (collection < item < comment) was made later
-        found.sort(key=lambda f: (-f.score, -f.created_at.timestamp(), -_KIND_RANK[f.kind], -f.record.id))
-        return paginate(found, page, per_page)
+            # ties within a second: a later kind (collection < item < comment) was made later
+            ranked.append((score, record.created_at, _KIND_RANK[kind], record_id, kind, record))
+        # every match counts for the total, but only the asked page is sorted out of them
+        top = heapq.nlargest(stop, ranked)[start:]
+        return Page([Found(kind, record, score) for score, _, _, _, kind, record in top], len(ranked))
 
     def list_activity(
         self, caller: Account, page: int | None = None, per_page: int | None = None
@@ -90,16 +96,25 @@ class SearchMixin(CommentsMixin):
         return paginate(entries, page, per_page)
 
     # ------------------------------------------------------------------ helpers
-    def _searchable(self, kind: str, record_id: int, searchable: set[int]) -> Record | None:
-        """The live record, if it lies in a collection the search may show."""
+    def _live_record(self, kind: str, record_id: int) -> tuple[Record | None, int]:
+        """The record and the collection it lies in; (None, 0) if it or its item is gone."""
+        if kind == "item":
+            item = self.items[record_id]
+            return (item, item.collection_id) if item.deleted_at is None else (None, 0)
         if kind == "collection":
-            return self.collections[record_id] if record_id in searchable else None
-        if kind == "comment":
-            comment = self.comments.get(record_id)
-            item = self.items.get(comment.item_id) if comment else None
-            return comment if item and item.deleted_at is None and item.collection_id in searchable else None
-        item = self.items[record_id]
-        return item if item.deleted_at is None and item.collection_id in searchable else None
+            return self.collections[record_id], record_id
+        comment = self.comments.get(record_id)
+        item = self.items.get(comment.item_id) if comment else None
+        return (comment, item.collection_id) if item is not None and item.deleted_at is None else (None, 0)
+
+    def _wanted(
+        self, kind: str, record: Record, type: str | None, owner: int | None, near: tuple | None
+    ) -> bool:
+        if type is not None and type != (kind if kind != "item" else record.type):
+            return False
+        if owner is not None and self._owner_of(kind, record) != owner:
+            return False
+        return near is None or self._is_near(kind, record, near)
 
     def _owner_of(self, kind: str, record: Record) -> int:
         return record.owner_id if isinstance(record, Collection) else record.user_id

@@ -35,20 +35,16 @@ def _require_rating(document: dict[str, Any]) -> None:
 
 
 def test_a_required_field_the_mock_does_not_produce_is_drift(tmp_path: Path) -> None:
-    report = check_drift(_edited(tmp_path, _require_rating), include=["items.get_item", "Reactions"])
+    include = ["items.get_item", "reactions.list_reactions"]
+    report = check_drift(_edited(tmp_path, _require_rating), include=include)
     outcomes = {outcome.operation_id: outcome for outcome in report.outcomes}
-    assert set(outcomes) == {
-        "items.get_item",
-        "reactions.list_reactions",
-        "reactions.create_reaction",
-        "reactions.delete_reaction",
-    }
+    assert set(outcomes) == set(include)
     drifted = outcomes["items.get_item"]
     assert (drifted.status, drifted.operation) == ("drifted", "GET /v1/items/{item_id}")
     assert "'rating' is a required property" in drifted.message
     assert drifted.request.startswith("GET ") and drifted.request.endswith("-> 400")
     assert [outcome.operation_id for outcome in report.drifted] == ["items.get_item"]  # no Item in reactions
-    assert not report.valid and "1 of 4 operation(s)" in report.summary()
+    assert not report.valid and "1 of 2 operation(s)" in report.summary()
 
 
 def test_an_operation_without_a_handler_is_reported_for_the_whole_run(tmp_path: Path) -> None:

@@ -188,7 +188,7 @@ class StateKeeper:
             self.save()
         except Exception as exc:  # a traceback in uvicorn's log would bury the one fact that matters
             self.warn(
-                f"csapi: could not save the state to {self.path} ({_one_line(exc)}); it was not changed"
+                f"csapi: could not save the state to {self.path} ({_one_line(exc)}); the file is as it was"
             )
 
     async def save_in_thread(self) -> bool:

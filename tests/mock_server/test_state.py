@@ -338,7 +338,8 @@ def test_a_failed_shutdown_save_is_one_line_and_keeps_the_old_file(tmp_path: Pat
     monkeypatch.setattr(serve.os, "fsync", full)
     keeper.save_at_shutdown()
     assert messages == [
-        f"csapi: could not save the state to {path} ([Errno 28] No space left on device); it was not changed"
+        f"csapi: could not save the state to {path} ([Errno 28] No space left on device); "
+        "the file is as it was"
     ]
     assert path.read_bytes() == before
     assert temporaries(path) == []

@@ -93,6 +93,7 @@ def create_app(
     app.add_api(
         Path(document).resolve(),
         resolver=_StoreResolver(store),
+        validator_map=speedups.VALIDATOR_MAP,
         strict_validation=True,
         validate_responses=validate_responses,
         swagger_ui_options=SwaggerUIOptions(swagger_ui_path="/v1/ui", spec_path="/v1/openapi.json"),

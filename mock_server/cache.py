@@ -8,7 +8,8 @@ e.g. `log_access`) empties it; a request that writes bumps it too, here, so even
 path that forgot to count cannot leave a stale answer behind.
 
 Only complete 200 answers of GET requests without a body are kept, and only when no
-write ran while they were computed.
+write ran while they were computed. Code that changes the store without a request (a
+test planting a fault) must bump `store.generation` itself.
 """
 
 from __future__ import annotations
@@ -23,14 +24,16 @@ Answer = tuple[dict[str, Any], bytes]  # the http.response.start message, the bo
 
 
 class ReadCache:
-    """ASGI middleware; `max_entries` answers of at most `max_bytes` each, least recently used out."""
+    """ASGI middleware keeping answers of up to `max_answer` bytes, `max_bytes` in all, least
+    recently used out."""
 
-    def __init__(self, app: Any, store: Store, max_entries: int = 4096, max_bytes: int = 1 << 20):
+    def __init__(self, app: Any, store: Store, max_bytes: int = 64 << 20, max_answer: int = 1 << 20):
         self.app = app
         self.store = store
-        self.max_entries = max_entries
         self.max_bytes = max_bytes
+        self.max_answer = max_answer
         self._answers: OrderedDict[Key, Answer] = OrderedDict()
+        self._bytes = 0
         self._generation = store.generation
         self._writes = 0  # write requests in flight
 
@@ -54,6 +57,7 @@ class ReadCache:
     async def _read(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if self._generation != self.store.generation:
             self._answers.clear()
+            self._bytes = 0
             self._generation = self.store.generation
         key = _key(scope)
         answer = self._answers.get(key) if key is not None else None
@@ -82,11 +86,13 @@ class ReadCache:
             and start["status"] == 200
             and self._writes == 0
             and self.store.generation == generation == self._generation
-            and len(body) <= self.max_bytes
+            and len(body) <= self.max_answer
         ):
+            replaced = self._answers.pop(key, None)  # two identical misses may both finish
+            self._bytes += len(body) - (len(replaced[1]) if replaced else 0)
             self._answers[key] = (start, body)
-            if len(self._answers) > self.max_entries:
-                self._answers.popitem(last=False)
+            while self._bytes > self.max_bytes:
+                self._bytes -= len(self._answers.popitem(last=False)[1][1])
 
 
 def _key(scope: dict[str, Any]) -> Key | None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from mock_server.app import create_app
+from mock_server.cache import ReadCache
 from mock_server.store import Store
 from tests.mock_server.conftest import API_KEY, FREE, PRO, Api, World, auth_headers
 
@@ -87,3 +89,28 @@ def test_without_the_cache_every_read_is_computed(store: Store, world: World, ca
         for _ in range(2):
             assert client.get("/v1/collections", headers=auth_headers(store, PRO)).status_code == 200
     assert calls == ["list_collections", "list_collections"]
+
+
+
+def test_the_oldest_answers_go_when_the_budget_is_spent(store: Store):
+    computed: list[str] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        computed.append(scope["path"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"x" * 100})
+
+    cache = ReadCache(app, store, max_bytes=250, max_answer=100)  # room for two answers
+
+    def get(path: str) -> None:
+        scope = {"type": "http", "method": "GET", "path": path, "headers": []}
+        asyncio.run(cache(scope, None, _discard))
+
+    for path in ("/a", "/b", "/c", "/c", "/b", "/a"):
+        get(path)
+    assert computed == ["/a", "/b", "/c", "/a"]  # /a was the least recently used when /c came
+    assert cache._bytes == 200
+
+
+async def _discard(message: dict[str, Any]) -> None:
+    pass

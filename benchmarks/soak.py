@@ -11,8 +11,9 @@ equals a recount of it.
 
 Deletion is soft (DESIGN.md): a deleted item stays in the state, so the data grows with
 what was ever created even when the live data does not. To tell that from a leak, the
-snapshots taken after the warm-up and at the end are each loaded into a fresh process,
-and the growth of the server's RSS is set against the growth of those processes' RSS.
+snapshots taken after the warm-up and at the end are each loaded into a Store in a fresh
+process, and the growth of the server's RSS is set against the growth of the memory those
+Stores hold (tracemalloc).
 
 Figures go to benchmarks/results.md (its `soak` section). Exit status 1 if any request
 failed (5xx, no answer, self-contradicting answer) or any check after the run did.
@@ -40,12 +41,17 @@ ROOT = Path(__file__).resolve().parents[1]
 API_KEY = "soak-key"
 SAMPLE_EVERY = 10.0
 WARM_UP = 20.0
+# Python heap bytes a Store holding a state takes (with its search index, as serve builds it).
 _LOAD = """
-import json, sys
+import gc, json, sys, tracemalloc
 from mock_server.store import Store
-store = Store(data=json.load(open(sys.argv[1])))
-store.search_index  # as serve builds it
-print(open("/proc/self/status").read().split("VmRSS:")[1].split()[0])
+data = json.load(open(sys.argv[1]))
+tracemalloc.start()
+store = Store(data=data)
+store.search_index
+del data
+gc.collect()
+print(tracemalloc.get_traced_memory()[0] // 1024)
 """
 
 
@@ -92,8 +98,8 @@ def rows(state: dict[str, Any]) -> dict[str, int]:
     return out
 
 
-def loaded_rss_kib(state: dict[str, Any]) -> int:
-    """RSS of a fresh process holding this state in a Store (with its search index)."""
+def held_kib(state: dict[str, Any]) -> int:
+    """KiB of Python objects a fresh Store holding this state takes (tracemalloc, the JSON dropped)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(state, fh)
     try:
@@ -143,13 +149,14 @@ def report(out: dict[str, Any], minutes: float, clients: int) -> str:
     statuses = ", ".join(f"{k}: {v}" for k, v in run["statuses"].items())
     rss = [s[1] for s in out["samples"]]
     trend = " ".join(f"{s[1] / mib:.0f}" for s in out["samples"][:: max(1, len(out["samples"]) // 12)])
-    data_growth = (out["loaded_last"] - out["loaded_first"]) / mib
+    data_growth = (out["held_last"] - out["held_first"]) / mib
     server_growth = (out["rss_end"] - out["rss_start"]) / mib
     writes = ", ".join(f"{k} {v}" for k, v in run["acknowledged"].items() if not k.startswith("read"))
     latency = " / ".join(str(run["latency_ms"][k]) for k in ("p50", "p99", "max"))
     during, after = run["failures"] + out["warm_up"]["failures"], len(out["problems"])
     rate = run["requests"] / out["seconds"]
-    created = run["acknowledged"].get("create item", 0) + run["acknowledged"].get("create stack", 0)
+    created = sum(run["acknowledged"].get(kind, 0) for kind in ("create item", "create stack", "copy"))
+    per_item = (out["held_last"] - out["held_first"]) / max(created, 1)
     table = "\n".join(f"| {name} | {first.get(name, 0)} | {last.get(name, 0)} |" for name in last)
     return f"""## Soak (benchmarks/soak.py)
 
@@ -177,9 +184,11 @@ grow with every item ever created, {created} in this run, while the live items s
 |---|---|---|
 {table}
 
-Growth of the server's RSS: {server_growth:+.1f} MiB. The same two states loaded into fresh
-processes: {out["loaded_first"] / mib:.1f} -> {out["loaded_last"] / mib:.1f} MiB ({data_growth:+.1f} MiB).
-Growth not explained by the retained data: {server_growth - data_growth:+.1f} MiB.
+Growth of the server's RSS over the run: {server_growth:+.1f} MiB. A Store holding each of the two
+states (loaded in a fresh process, measured with tracemalloc): {out["held_first"] / mib:.1f} ->
+{out["held_last"] / mib:.1f} MiB ({data_growth:+.1f} MiB), that is {per_item:.2f} KiB per item created
+(with its tags, comments and likes). Growth not explained by the retained data:
+{server_growth - data_growth:+.1f} MiB.
 """
 
 
@@ -201,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
             server.wait(30)
         log.seek(0)
         server_log = log.read().decode("utf-8", "replace")
-    out["loaded_first"] = loaded_rss_kib(out["first"])
-    out["loaded_last"] = loaded_rss_kib(out["last"])
+    out["held_first"] = held_kib(out["first"])
+    out["held_last"] = held_kib(out["last"])
     text = report(out, args.minutes, args.clients)
     for failure in out["failures"] + out["problems"]:
         print("FAIL", failure)

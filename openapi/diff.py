@@ -29,21 +29,23 @@ in a request and in a response is classified where it is reached:
 ==========================  =====================  =====================
 effect                      in a request           in a response
 ==========================  =====================  =====================
-tighten (fewer values)      breaking-client        breaking-server
+tighten (fewer values)      breaking-server        breaking-server
 loosen (more values)        breaking-server        breaking-client
-both                        breaking-client        breaking-client
+both                        breaking-server        breaking-client
 meaning (a default)         breaking-client        compatible
 neutral                     compatible             compatible
 ==========================  =====================  =====================
 
-A tightened request breaks the client that sent what is now refused; a server that keeps
-accepting it is merely lenient, so the client is the side named. This is why "a request
-field made required", "an enum value removed from a request" and "a new required
-parameter" are breaking-client here (they need server work too, but clients fail first).
-A loosened request is new input every server must now accept (breaking-server); a
-loosened response is output clients must now read (breaking-client); a tightened response
-is a promise every server must now keep (breaking-server: `csapi validate --drift` then
-shows where the mock does not keep it). When a change does both, clients break.
+This is the model of issue 8: "breaking for servers/implementers (e.g. a request field made
+required, an enum value removed from a request, a new required parameter)", "breaking for
+clients (e.g. a response field removed or made nullable, an enum value added to a response,
+a status code removed)". A request change moves what every server must accept or refuse,
+so implementers must follow (a tightened request also fails clients that send what is now
+refused; the report names the side that must change its code to conform). A loosened
+response is output clients must now read (breaking-client); a tightened response is a
+promise every server must now keep (breaking-server: `csapi validate --drift` then shows
+where the mock does not keep it). A changed default changes what clients get when they
+leave a field out.
 
 The rules (rule name: effect):
 
@@ -317,10 +319,11 @@ def classify(effect: Effect, direction: Direction) -> Classification:
     """The table of the module docstring."""
     if effect is Effect.NEUTRAL or (effect is Effect.MEANING and direction is Direction.RESPONSE):
         return Classification.COMPATIBLE
-    if effect in (Effect.BOTH, Effect.MEANING):
+    if effect is Effect.MEANING:
         return Classification.BREAKING_CLIENT
-    client_side = (effect is Effect.TIGHTEN) == (direction is Direction.REQUEST)
-    return Classification.BREAKING_CLIENT if client_side else Classification.BREAKING_SERVER
+    if direction is Direction.REQUEST:  # what servers must accept moved: implementers follow
+        return Classification.BREAKING_SERVER
+    return Classification.BREAKING_SERVER if effect is Effect.TIGHTEN else Classification.BREAKING_CLIENT
 
 
 def _combine(*effects: Effect) -> Effect:

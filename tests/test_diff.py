@@ -325,7 +325,7 @@ CORPUS = [
     ),
     Edit(
         narrow_request_enum,
-        CLIENT,
+        SERVER,
         "enum-value-removed",
         CREATE_COLLECTION,
         "/components/schemas/CollectionUpdate/properties/view_mode/enum",
@@ -339,20 +339,20 @@ CORPUS = [
     ),
     Edit(
         make_body_field_required,
-        CLIENT,
+        SERVER,
         "required-added",
         CREATE_COMMENT,
         f"{COMMENT_CREATE}/properties/notify",
     ),
     Edit(
-        add_required_body_field, CLIENT, "property-added", CREATE_COMMENT, f"{COMMENT_CREATE}/properties/lang"
+        add_required_body_field, SERVER, "property-added", CREATE_COMMENT, f"{COMMENT_CREATE}/properties/lang"
     ),
     Edit(
         add_optional_body_field, SERVER, "property-added", CREATE_COMMENT, f"{COMMENT_CREATE}/properties/lang"
     ),
     Edit(
         remove_optional_body_field,
-        CLIENT,
+        SERVER,
         "property-removed",
         CREATE_COMMENT,
         f"{COMMENT_CREATE}/properties/notify",
@@ -372,14 +372,14 @@ CORPUS = [
         f"{COMMENT_CREATE}/properties/body/nullable",
     ),
     Edit(
-        change_request_type, CLIENT, "type-changed", CREATE_COMMENT, f"{COMMENT_CREATE}/properties/body/type"
+        change_request_type, SERVER, "type-changed", CREATE_COMMENT, f"{COMMENT_CREATE}/properties/body/type"
     ),
     Edit(change_response_type, CLIENT, "type-changed", GET_ITEM, f"{ITEM}/properties/size/type"),
     Edit(widen_response_type, CLIENT, "type-changed", GET_ITEM, f"{ITEM}/properties/size/type"),
     Edit(change_response_format, CLIENT, "format-changed", GET_ITEM, f"{ITEM}/properties/created_at/format"),
     Edit(
         tighten_request_bound,
-        CLIENT,
+        SERVER,
         "bound-tightened",
         CREATE_COMMENT,
         f"{COMMENT_CREATE}/properties/body/maxLength",
@@ -389,7 +389,7 @@ CORPUS = [
     Edit(tighten_response_bound, SERVER, "bound-tightened", GET_ITEM, f"{ITEM}/properties/size/minimum"),
     Edit(
         change_request_pattern,
-        CLIENT,
+        SERVER,
         "pattern-changed",
         "PUT /v1/users/me",
         "/components/schemas/Username/pattern",
@@ -401,7 +401,7 @@ CORPUS = [
     Edit(deprecate_operation, COMPATIBLE, "deprecated", PING, f"{PING_PTR}/deprecated"),
     Edit(
         add_required_parameter,
-        CLIENT,
+        SERVER,
         "parameter-added",
         "GET /v1/activity",
         "/paths/~1v1~1activity/get/parameters/3",
@@ -413,10 +413,10 @@ CORPUS = [
         "GET /v1/activity",
         "/paths/~1v1~1activity/get/parameters/3",
     ),
-    Edit(remove_parameter, CLIENT, "parameter-removed", COLLECTIONS, f"{COLLECTIONS_GET}/parameters/8"),
+    Edit(remove_parameter, SERVER, "parameter-removed", COLLECTIONS, f"{COLLECTIONS_GET}/parameters/8"),
     Edit(
         make_parameter_required,
-        CLIENT,
+        SERVER,
         "parameter-required",
         COLLECTIONS,
         f"{COLLECTIONS_GET}/parameters/8/required",
@@ -451,7 +451,7 @@ CORPUS = [
     ),
     Edit(
         remove_request_media_type,
-        CLIENT,
+        SERVER,
         "media-type-removed",
         CREATE_COMMENT,
         f"{COMMENT_BODY}/content/multipart~1form-data",
@@ -484,11 +484,11 @@ CORPUS = [
         CREATE_COMMENT,
         "/paths/~1v1~1items~1{item_id}~1comments/post/responses/201/links/GetItem",
     ),
-    Edit(require_user_credentials, CLIENT, "security-requirement-removed", PING, f"{PING_PTR}/security"),
+    Edit(require_user_credentials, SERVER, "security-requirement-removed", PING, f"{PING_PTR}/security"),
     Edit(make_operation_public, SERVER, "security-requirement-added", PING, f"{PING_PTR}/security"),
     Edit(
         rename_api_key_header,
-        CLIENT,
+        SERVER,
         "security-scheme-changed",
         SEARCH,
         "/components/securitySchemes/apiKey",
@@ -528,14 +528,15 @@ def test_a_shared_schema_is_reported_under_every_operation_that_reaches_it() -> 
 
 
 def test_a_schema_in_requests_and_responses_is_classified_where_it_is_reached() -> None:
-    """Id is in paths (request) and in every body (response): a raised minimum breaks both sides."""
+    """Id is in paths (request) and in every body (response): a lowered minimum is new input
+    servers must accept in the path, and new output clients must read in the body."""
 
-    def raise_id_minimum(doc: Document) -> None:
-        schema(doc, "Id")["minimum"] = 10
+    def lower_id_minimum(doc: Document) -> None:
+        schema(doc, "Id")["minimum"] = 0
 
-    by_operation = {(c.operation, c.classification) for c in changes_of(raise_id_minimum)}
-    assert (GET_ITEM, CLIENT) in by_operation  # the path parameter: old ids are refused
-    assert (GET_ITEM, SERVER) in by_operation  # the body: servers must not answer small ids
+    by_operation = {(c.operation, c.classification) for c in changes_of(lower_id_minimum)}
+    assert (GET_ITEM, SERVER) in by_operation  # the path parameter: id 0 must now be looked up
+    assert (GET_ITEM, CLIENT) in by_operation  # the body: an id 0 may now come back
 
 
 # --------------------------------------------------------------------------------------------------
@@ -606,7 +607,7 @@ def test_renaming_a_path_parameter_and_changing_its_type_is_still_seen() -> None
         doc["paths"]["/v1/items/{id}"]["parameters"][0]["schema"] = {"type": "string"}
 
     rules = {(c.rule, c.classification) for c in changes_of(rename_and_retype)}
-    assert ("type-changed", CLIENT) in rules and ("path-parameter-renamed", COMPATIBLE) in rules
+    assert ("type-changed", SERVER) in rules and ("path-parameter-renamed", COMPATIBLE) in rules
 
 
 def refactor_references(doc: Document) -> None:

@@ -1,7 +1,7 @@
 """Fuzz: schemathesis over every operation of the document against the mock, at a large budget
 (issue 7, part 3).
 
-    python -m benchmarks.fuzz [--max-examples 100] [--stateful-examples 200] [--seed 7] [--no-record]
+    python -m benchmarks.fuzz [--max-examples 200] [--stateful-examples 300] [--seed 7] [--no-record]
 
 In process (the ASGI app with response validation on, so an answer the document does not
 allow is a server error too), over the "default" fixtures, as user 1 (pro): every phase of
@@ -201,8 +201,8 @@ def build(
 
 
 def run(
-    max_examples: int = 100,
-    stateful_examples: int = 200,
+    max_examples: int = 200,
+    stateful_examples: int = 300,
     seed: int = 7,
     *,
     only: str | None = None,
@@ -272,8 +272,8 @@ State restored {result.resets} times (every {RESET_EVERY} calls). {never}
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-examples", type=int, default=100, help="fuzzing cases per operation and mode")
-    parser.add_argument("--stateful-examples", type=int, default=200, help="scenarios of the stateful phase")
+    parser.add_argument("--max-examples", type=int, default=200, help="fuzzing cases per operation")
+    parser.add_argument("--stateful-examples", type=int, default=300, help="scenarios of the stateful phase")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-record", action="store_true", help="print only; leave results.md alone")
     args = parser.parse_args(argv)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import random
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
@@ -33,6 +34,7 @@ TAGS = ("red", "green", "blue", "Blue", "travel", "food")
 WORDS = ("harbour", "tram", "bridge", "market", "river", "tile", "garden", "station")
 CAP_PER_COLLECTION = 40  # live items per collection the clients aim at (beyond it they delete more)
 PAGE = 100  # the largest page (DESIGN.md), for reading a whole collection in few calls
+_ONE_THING = re.compile(r"^/v1/(items|tags|comments|reactions)/(\d+)")
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,10 @@ class Ledger:
 
     def deleted_item(self, item_id: int) -> None:
         self.items[item_id] = False
+        self.forget(item_id)
+
+    def forget(self, item_id: int) -> None:
+        """Out of the pools: deleted (or, on a 404, deleted by another client)."""
         self.where.pop(item_id, None)
         self.stacks.discard(item_id)
         for pool in self.pools.values():  # what hangs on a deleted item stays, out of reach
@@ -247,6 +253,13 @@ class _Client:
             return None
         ledger.timed(time.perf_counter() - started, self.rng)
         ledger.statuses[response.status_code] += 1
+        gone = _ONE_THING.match(path) if response.status_code == 404 else None
+        if gone is not None:  # another client deleted it first: pick it no more
+            kind, thing = gone.group(1), int(gone.group(2))
+            if kind == "items":
+                ledger.forget(thing)
+            else:
+                ledger.pools[kind].pop(thing, None)
         if response.status_code >= 500:
             ledger.fail(f"{method} {path} -> {response.status_code}: {response.text[:300]}")
             ledger.uncertain.update(touches)
@@ -313,7 +326,8 @@ class _Client:
         if self.ok(response, "move"):
             assert response is not None
             for entry in response.json():
-                self.ledger.where[entry["id"]] = entry["collection_id"]
+                if self.ledger.items.get(entry["id"]):  # a delete answered first stays a delete
+                    self.ledger.where[entry["id"]] = entry["collection_id"]
 
     async def stack_items(self) -> None:
         collection_id = self.collection()

@@ -64,11 +64,18 @@ class SearchMixin(CommentsMixin):
         shown = {cid: True for cid in accessible}  # collection id -> may show; others looked up once
         filtered = type is not None or owner is not None or near is not None
         ranked = []
+        items = self.items
         # the loop runs once per match (thousands on `large`): kept free of calls where it can be
         for (kind, record_id), score in (scores or {}).items():
-            record, cid = self._live_record(kind, record_id)
-            if record is None:
-                continue
+            if kind == "item":
+                record = items[record_id]
+                if record.deleted_at is not None:
+                    continue
+                cid = record.collection_id
+            else:
+                record, cid = self._live_record(kind, record_id)
+                if record is None:
+                    continue
             may = shown.get(cid)
             if may is None:
                 may = shown[cid] = self.collections[cid].type == "global"

@@ -7,9 +7,10 @@ In process (the ASGI app with response validation on, so an answer the document 
 allow is a server error too), over the "default" fixtures, as user 1 (pro): every phase of
 schemathesis -- the document's examples; the coverage phase (boundaries, each missing or
 mistyped field, wrong content types, undeclared methods); fuzzing (hypothesis), positive and
-negative, `--max-examples` cases per operation; the stateful phase, `--stateful-examples`
-scenarios chaining the document's links. Ids drawn in [1, 100000] are mapped onto ids the store holds so that
-requests reach real data, and the state is restored every RESET_EVERY calls so that
+negative, `--max-examples` cases per operation; then `--stateful-examples` scenarios of up
+to STATEFUL_STEPS calls chained by the document's links (and those schemathesis infers), each
+from the fixtures' state. Ids drawn in [1, 100000] are mapped onto ids the store holds so
+that requests reach real data, and the state is restored every RESET_EVERY calls so that
 deletions do not empty it.
 
 Checks: no 5xx, declared statuses, content types, headers and response schemas, 405 for
@@ -31,8 +32,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import hypothesis
 import schemathesis
 from schemathesis.engine import Status, events, from_schema
+from schemathesis.generation.stateful import run_state_machine_as_test
 
 from benchmarks.record import machine, replace_section
 from fixtures import generate
@@ -76,6 +79,9 @@ class FuzzResult:
     errors: list[str] = field(default_factory=list)  # engine errors (an exception while testing)
     operations: set[str] = field(default_factory=set)
     resets: int = 0
+    requests: Counter[str] = field(default_factory=Counter)  # calls that reached the app, by phase
+    phase: str = "setup"
+    restore: Callable[[], None] = lambda: None
 
     @property
     def total(self) -> int:
@@ -124,13 +130,9 @@ def build(
                 "examples": {"enabled": True},
                 "coverage": {"enabled": True},
                 "fuzzing": {"enabled": True},
-                "stateful": {
-                    "enabled": True,
-                    "max-steps": STATEFUL_STEPS,
-                    "generation": {"max-examples": stateful_examples, "database": "none"},
-                    # the document's links only (inferred ones chain generated ids into bodies)
-                    "inference": {"algorithms": []},
-                },
+                # Run below, each scenario from the same state: the engine's run replays scenarios
+                # against a changed state, which hypothesis takes for flaky and stops early.
+                "stateful": {"enabled": False, "inference": {"algorithms": ["dependency-analysis"]}},
             },
             "auth": {
                 "openapi": {
@@ -151,7 +153,8 @@ def build(
         nonlocal calls
         if scope["type"] == "http":
             calls += 1
-            if calls % RESET_EVERY == 0:
+            result.requests[result.phase] += 1
+            if calls % RESET_EVERY == 0 and result.phase != "stateful":  # scenarios restore their own
                 store.reset(copy.deepcopy(data))
                 result.resets += 1
         await app(scope, receive, send)
@@ -197,7 +200,39 @@ def build(
                 out[name] = known(kind, body[name])
         return out
 
+    result.restore = lambda: store.reset(copy.deepcopy(data))
     return schema, result
+
+
+def run_stateful(schema: Any, result: FuzzResult) -> None:
+    """`stateful_examples` scenarios of up to STATEFUL_STEPS calls chained by the document's links
+    (and the links schemathesis infers), each from the fixtures' state; every call checked."""
+    result.phase = "stateful"
+    schema.config.phases.stateful.enabled = True  # off for the engine (above); on for the links
+
+    class Scenarios(schema.as_state_machine()):  # type: ignore[misc]
+        def setup(self) -> None:
+            result.restore()
+
+        def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+            result.cases["stateful"] += 1
+            result.operations.add(case.operation.label)
+            result.statuses[response.status_code] += 1
+            super().validate_response(response, case, **kwargs)
+
+    settings = hypothesis.settings(
+        max_examples=result.stateful_examples,
+        stateful_step_count=STATEFUL_STEPS,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(hypothesis.HealthCheck),
+    )
+    try:
+        run_state_machine_as_test(Scenarios, settings=settings)
+    except Exception as exc:  # a failed check, shrunk by hypothesis: the run fails with it
+        result.failed_checks["stateful scenario"] += 1
+        result.examples.append(f"stateful: {type(exc).__name__}: {exc}"[:3000])
 
 
 def run(
@@ -213,6 +248,8 @@ def run(
     schema, result = build(max_examples, stateful_examples, seed, only, wrap)
     started = time.monotonic()
     for event in from_schema(schema).execute():
+        if isinstance(event, events.PhaseStarted):
+            result.phase = str(event.phase.name.value)
         if isinstance(event, events.ScenarioFinished) and event.is_test_scenario:
             recorder = event.recorder
             result.cases[event.phase.name.lower()] += len(recorder.cases)
@@ -231,6 +268,8 @@ def run(
         elif isinstance(event, events.NonFatalError | events.FatalError):
             error = getattr(event, "value", None) or getattr(event, "exception", None)
             result.errors.append(f"{getattr(event, 'label', '')}: {type(error).__name__}: {error}"[:500])
+    if result.stateful_examples:
+        run_stateful(schema, result)
     result.seconds = time.monotonic() - started
     return result
 

@@ -5,9 +5,10 @@
 Starts `csapi serve --fixtures default` in a subprocess on a free port, runs the workload of
 benchmarks/workload.py (create, stack, move, reorder, tag, comment, like, copy, delete and
 read items of four shared collections; the clients delete about as much as they create)
-and samples the server's RSS (/proc/<pid>/status VmRSS) every 10 s. At the end it checks
-that every acknowledged write is in GET /__mock__/snapshot and every count the API gives
-equals a recount of it.
+and samples the server's RSS (/proc/<pid>/status VmRSS) every 10 s; then the clients only
+read for READ_ONLY seconds, when the RSS must stay put. At the end it checks that every
+acknowledged write is in GET /__mock__/snapshot and every count the API gives equals a
+recount of it.
 
 Deletion is soft (DESIGN.md): a deleted item stays in the state, so the data grows with
 what was ever created even when the live data does not. To tell that from a leak, the
@@ -41,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 API_KEY = "soak-key"
 SAMPLE_EVERY = 10.0
 WARM_UP = 20.0
+READ_ONLY = 120.0  # seconds of reads alone at the end (at most a fifth of the run)
 # Python heap bytes a Store holding a state takes (with its search index, as serve builds it).
 _LOAD = """
 import gc, json, sys, tracemalloc
@@ -134,10 +136,17 @@ async def soak(base_url: str, pid: int, minutes: float, clients: int) -> dict[st
     samples.append((out["seconds"], rss_kib(pid), ledger.requests))
     out["rss_end"] = rss_kib(pid)
     out["samples"] = samples
-    out["run"] = ledger.summary()
-    out["failures"] = out["warm_up"]["failure_messages"] + ledger.failures
-    out["problems"] = await verify(base_url, cast, ledger)
+    out["run"] = ledger.new_phase()
     out["last"] = snapshot(base_url)
+    # Reads alone: the data stays as it is, so the RSS must too (a leak per request would show).
+    reads = min(READ_ONLY, minutes * 60 / 5)
+    rss_before = rss_kib(pid)
+    await run_clients(base_url, cast, ledger, clients=clients, seconds=reads, seed=3, reads_only=True)
+    out["reads"] = {**ledger.summary(), "seconds": reads, "rss_before": rss_before, "rss_after": rss_kib(pid)}
+    out["failures"] = out["warm_up"]["failure_messages"] + out["run"]["failure_messages"] + ledger.failures
+    out["problems"] = await verify(base_url, cast, ledger)
+    if snapshot(base_url) != out["last"]:
+        out["problems"].append("the read-only phase changed the state")
     return out
 
 
@@ -145,7 +154,6 @@ def report(out: dict[str, Any], minutes: float, clients: int) -> str:
     run = out["run"]
     mib = 1024
     first, last = rows(out["first"]), rows(out["last"])
-    failures = run["failures"] + out["warm_up"]["failures"] + len(out["problems"])
     statuses = ", ".join(f"{k}: {v}" for k, v in run["statuses"].items())
     rss = [s[1] for s in out["samples"]]
     trend = " ".join(f"{s[1] / mib:.0f}" for s in out["samples"][:: max(1, len(out["samples"]) // 12)])
@@ -153,7 +161,12 @@ def report(out: dict[str, Any], minutes: float, clients: int) -> str:
     server_growth = (out["rss_end"] - out["rss_start"]) / mib
     writes = ", ".join(f"{k} {v}" for k, v in run["acknowledged"].items() if not k.startswith("read"))
     latency = " / ".join(str(run["latency_ms"][k]) for k in ("p50", "p99", "max"))
-    during, after = run["failures"] + out["warm_up"]["failures"], len(out["problems"])
+    during = run["failures"] + out["warm_up"]["failures"] + out["reads"]["failures"]
+    after = len(out["problems"])
+    reads = out["reads"]
+    read_growth = (reads["rss_after"] - reads["rss_before"]) / mib
+    failures = during + after
+    read_p99 = reads["latency_ms"]["p99"]
     rate = run["requests"] / out["seconds"]
     created = sum(run["acknowledged"].get(kind, 0) for kind in ("create item", "create stack", "copy"))
     per_item = (out["held_last"] - out["held_first"]) / max(created, 1)
@@ -189,6 +202,10 @@ states (loaded in a fresh process, measured with tracemalloc): {out["held_first"
 {out["held_last"] / mib:.1f} MiB ({data_growth:+.1f} MiB), that is {per_item:.2f} KiB per item created
 (with its tags, comments and likes). Growth not explained by the retained data:
 {server_growth - data_growth:+.1f} MiB.
+
+Then {reads["seconds"]:.0f} s of reads alone ({reads["requests"]} requests, p99 {read_p99} ms,
+nothing changes): server RSS {reads["rss_before"] / mib:.1f} -> {reads["rss_after"] / mib:.1f} MiB
+({read_growth:+.1f} MiB).
 """
 
 

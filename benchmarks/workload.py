@@ -187,10 +187,11 @@ async def run_clients(
     seed: int = 0,
     until: Callable[[Ledger], bool] | None = None,
     at_most: float | None = None,
+    reads_only: bool = False,
 ) -> None:
     """`clients` concurrent clients writing for `seconds`, every answer noted in `ledger`; with
     `until`, on past `seconds` until it holds (a busy machine serves fewer requests a second),
-    but never past `at_most` seconds."""
+    but never past `at_most` seconds. `reads_only`: the reads of the mix alone, nothing changes."""
     started = time.monotonic()
     deadline, last = started + seconds, started + (at_most or seconds)
 
@@ -198,8 +199,8 @@ async def run_clients(
         now = time.monotonic()
         return now < deadline or (until is not None and now < last and not until(ledger))
 
-    await asyncio.gather(*(_Client(base_url, cast, ledger, random.Random(seed * 1000 + n)).run(more)
-                           for n in range(clients)))  # fmt: skip
+    clients_ = [_Client(base_url, cast, ledger, random.Random(seed * 1000 + n)) for n in range(clients)]
+    await asyncio.gather(*(client.run(more, reads_only) for client in clients_))
 
 
 class _Client:
@@ -226,12 +227,15 @@ class _Client:
             (self.read_more, 2),
         ]
 
-    async def run(self, more: Callable[[], bool]) -> None:
-        functions = [f for f, _ in self.operations]
-        weights = [w for _, w in self.operations]
+    async def run(self, more: Callable[[], bool], reads_only: bool = False) -> None:
+        reads = (self.read_collection, self.read_items, self.read_more)
+        mix = [(f, w) for f, w in self.operations if f in reads or not reads_only]
+        functions, weights = [f for f, _ in mix], [w for _, w in mix]
         async with httpx.AsyncClient(base_url=self.base_url, timeout=60, verify=False) as self.http:
             while more():
-                if len(self.ledger.where) > CAP_PER_COLLECTION * len(self.cast.collections):
+                if not reads_only and len(self.ledger.where) > CAP_PER_COLLECTION * len(
+                    self.cast.collections
+                ):
                     await self.rng.choice((self.delete_item, self.delete_items))()
                 else:
                     await self.rng.choices(functions, weights)[0]()

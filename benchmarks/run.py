@@ -206,6 +206,7 @@ class Plan:
     name: str
     requests: list[tuple[str, str, str]]  # method, path, JSON body ("" for none)
     headers: dict[str, str] = field(default_factory=dict)
+    word: str = ""  # the search plan's word
 
     def write(self, folder: Path) -> Path:
         path = folder / f"{self.name}.plan"
@@ -215,8 +216,13 @@ class Plan:
         return path
 
 
-def discover(url: str) -> dict[str, Plan]:
-    """Plans made of what the served data holds: user 1's fullest collection, a tag, a word."""
+SEARCH_PAGE = 10  # the fullest page the `default` set can fill for one word
+
+
+def discover(url: str, word: str | None = None) -> dict[str, Plan]:
+    """Plans made of what the served data holds: user 1's fullest collection, a tag, and the
+    word of its items' names that finds the most (or `word`, to ask `large` what `default` was
+    asked). The search plan's word is kept in `plans["search"].word`."""
     creds = httpx.get(f"{url}/__mock__/credentials").json()["users"][0]
     basic = base64.b64encode(f"{creds['id']}:{creds['token']}".encode()).decode()
     headers = {"X-API-Key": KEY, "Authorization": f"Basic {basic}"}
@@ -230,10 +236,14 @@ def discover(url: str) -> dict[str, Plan]:
     items = client.get("/v1/items", params={"collection_id": collection["id"], "per_page": 100}).json()
     tags = [t["name"] for t in client.get(f"/v1/collections/{collection['id']}/tags").json()]
     tagged = [i for i in items if tags and tags[0] in i["tags"]] or items
-    word = max(
-        re.findall(r"[a-z]{4,}", " ".join(i["name"].lower() for i in items)),
-        key=lambda w: (sum(w in i["name"].lower() for i in items), w),
-    )
+    if word is None:
+        candidates = sorted(set(re.findall(r"[a-z]{4,}", " ".join(i["name"].lower() for i in items))))
+        word = max(
+            candidates,
+            key=lambda w: int(
+                client.get("/v1/search", params={"q": w, "per_page": 1}).headers["X-Total-Count"]
+            ),
+        )
     cid, first = collection["id"], items[0]["id"]
     filtered = (
         f"/v1/items?collection_id={cid}&type={tagged[0]['type']}"
@@ -243,7 +253,7 @@ def discover(url: str) -> dict[str, Plan]:
     gets = {
         "get": f"/v1/collections/{cid}?include=items",
         "list": filtered,
-        "search": f"/v1/search?q={word}&per_page=20",
+        "search": f"/v1/search?q={word}&per_page={SEARCH_PAGE}",
         "activity": "/v1/activity?per_page=20",
     }
     json_headers = {**headers, "Content-Type": "application/json"}
@@ -269,6 +279,7 @@ def discover(url: str) -> dict[str, Plan]:
         ),
     }
     plans.update({name: Plan(name, [("GET", path, "")], headers) for name, path in gets.items()})
+    plans["search"].word = word
     return plans
 
 
@@ -386,11 +397,17 @@ def main(argv: list[str] | None = None) -> int:
         stack.close()
         print("flat costs (no cache)", flush=True)
         sets = ["default"] if args.no_large else ["default", "large"]
+        word = None  # `large` is asked the same word as `default`
         for fixtures in sets:
             with serve_mock(fixtures, cache=False) as server:
                 facts[f"{fixtures} started in"] = f"{server.started_in:.1f} s"
                 facts[f"{fixtures} memory"] = f"{server.rss_mib():.0f} MiB"
-                found = discover(server.url)
+                found = discover(server.url, word)
+                word = found["search"].word
+                total = httpx.get(
+                    server.url + found["search"].requests[0][1], headers=found["search"].headers
+                )
+                facts[f"{fixtures} search `{word}`"] = f"{total.headers['X-Total-Count']} results"
                 for name in ("get", "list", "search", "activity"):
                     for connections in (2, 32):
                         row = load(server, found[name], folder, connections, args.seconds / 2, warmup=1)

@@ -233,7 +233,9 @@ class StoreBase:
                 for item_id in item_ids:
                     self._put_text(self.items[item_id])
             for comment in self.comments.values():
-                self._put_text(comment)
+                item = self.items.get(comment.item_id)
+                if item is not None and item.deleted_at is None:  # a deleted item's comments are gone
+                    self._put_text(comment)
         return self._search_index
 
     def index_text(self, record: Collection | Item | Comment) -> None:
@@ -242,19 +244,33 @@ class StoreBase:
             self._put_text(record)
 
     def unindex_text(self, record: Collection | Item | Comment) -> None:
+        """Out of search; an item takes its comments with it (it is deleted)."""
         if self._search_index is not None:
             self._search_index.drop((_kind(record), record.id))
+            if isinstance(record, Item):
+                for comment in self.item_comments(record.id):
+                    self._search_index.drop(("comment", comment.id))
+
+    def move_text(self, item: Item) -> None:
+        """The item, and its comments, now lie in `item.collection_id`."""
+        if self._search_index is not None:
+            self._search_index.move(("item", item.id), item.collection_id)
+            for comment in self.item_comments(item.id):
+                self._search_index.move(("comment", comment.id), item.collection_id)
 
     def _put_text(self, record: Collection | Item | Comment) -> None:
         index = self._search_index
         assert index is not None
+        created = record.created_at.timestamp()
         if isinstance(record, Comment):
-            index.put(("comment", record.id), [(record.body, TEXT_WEIGHT)])
+            group = self.items[record.item_id].collection_id
+            index.put(("comment", record.id), group, created, [(record.body, TEXT_WEIGHT)])
             return
         texts = [(record.name, NAME_WEIGHT), (record.description, TEXT_WEIGHT)]
         if isinstance(record, Item):
             texts.append((record.content, TEXT_WEIGHT))
-        index.put((_kind(record), record.id), texts)
+        group = record.collection_id if isinstance(record, Item) else record.id
+        index.put((_kind(record), record.id), group, created, texts)
 
     def _index_account(self, account: Account) -> None:
         self._by_username[account.username.lower()] = account.id
@@ -344,9 +360,9 @@ class StoreBase:
                     problems.append(f"{name}[{key!r}] is {kept.get(key)}, a recount gives {truth.get(key)}")
         if self._search_index is not None:  # once built, it must hold what a fresh build holds
             kept_index, fresh_index = self._search_index, recount.search_index
-            for key in sorted(kept_index._terms.keys() ^ fresh_index._terms.keys()):
+            for key in sorted(kept_index._docs.keys() ^ fresh_index._docs.keys()):
                 problems.append(
-                    f"search index: {key} is {'stale' if key in kept_index._terms else 'missing'}"
+                    f"search index: {key} is {'stale' if key in kept_index._docs else 'missing'}"
                 )
             if kept_index._postings != fresh_index._postings:
                 problems.append("search index: the postings differ from a fresh build")

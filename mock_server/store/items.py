@@ -439,6 +439,7 @@ class ItemsMixin(CollectionsMixin):
             if item.parent_id is not None and item.parent_id not in moving:
                 item.parent_id = None
             self._link_item(item)
+            self.move_text(item)
 
     def _delete(self, item: Item, delete_items: bool) -> None:
         for child in self.children(item.id):

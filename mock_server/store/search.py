@@ -7,6 +7,8 @@ relevance is the weighted term count (name x3), plus one per tag asked for.
 from __future__ import annotations
 
 import heapq
+import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -15,9 +17,9 @@ from mock_server.store.comments import CommentsMixin
 from mock_server.store.core import Page, page_bounds, paginate
 from mock_server.store.items import haversine_m
 from mock_server.store.records import Account, Collection, Comment, Item, Reaction
+from mock_server.store.text import KIND_RANK, KINDS, Entry, Key
 
 Record = Collection | Item | Comment | Reaction
-_KIND_RANK = {"collection": 0, "item": 1, "comment": 2, "reaction": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,42 +52,31 @@ class SearchMixin(CommentsMixin):
         if not q and not tags:
             raise InvalidInput("q or tags is required")
         start, stop = page_bounds(page, per_page)
-        scores = self.search_index.query(q) if q else None
-        if tags:
-            tagged = set.intersection(*(self.tagged_items(name) for name in tags))
-            base = scores if scores is not None else {("item", i): 0.0 for i in tagged}
-            scores = {
-                key: score + len(tags) for key, score in base.items() if key[0] == "item" and key[1] in tagged
-            }
         owner = caller.id if owned else owner_id
         if owned and owner_id is not None and owner_id != caller.id:
             return Page([], 0)
         accessible = self.accessible_collection_ids(caller)
-        shown = {cid: True for cid in accessible}  # collection id -> may show; others looked up once
-        filtered = type is not None or owner is not None or near is not None
-        ranked = []
-        items = self.items
-        # the loop runs once per match (thousands on `large`): kept free of calls where it can be
-        for (kind, record_id), score in (scores or {}).items():
-            if kind == "item":
-                record = items[record_id]
-                if record.deleted_at is not None:
-                    continue
-                cid = record.collection_id
-            else:
-                record, cid = self._live_record(kind, record_id)
-                if record is None:
-                    continue
-            may = shown.get(cid)
-            if may is None:
-                may = shown[cid] = self.collections[cid].type == "global"
-            if not may or (filtered and not self._wanted(kind, record, type, owner, near)):
-                continue
-            # ties within a second: a later kind (collection < item < comment) was made later
-            ranked.append((score, record.created_at, _KIND_RANK[kind], record_id, kind, record))
+        collections = self.collections
+        # by collection: one look-up decides for all its matches (the visible ones are the cost)
+        visible = [
+            docs
+            for cid, docs in (self.search_index.query(q) if q else self._tagged_groups(tags or [])).items()
+            if cid in accessible or ((c := collections.get(cid)) is not None and c.type == "global")
+        ]
+        entries: Iterable[Entry] = itertools.chain.from_iterable(docs.values() for docs in visible)
+        if q and tags:
+            tagged = set.intersection(*(self.tagged_items(name) for name in tags))
+            items = KIND_RANK["item"]
+            entries = [(e[0] + len(tags), *e[1:]) for e in entries if e[2] == items and e[3] in tagged]
+        if type is not None or owner is not None or near is not None:
+            entries = [e for e in entries if self._wanted(KINDS[e[2]], self._record(e), type, owner, near)]
+        if isinstance(entries, list):
+            total = len(entries)
+        else:
+            total = sum(len(docs) for docs in visible)
         # every match counts for the total, but only the asked page is sorted out of them
-        top = heapq.nlargest(stop, ranked)[start:]
-        return Page([Found(kind, record, score) for score, _, _, _, kind, record in top], len(ranked))
+        top = heapq.nlargest(stop, entries)[start:]
+        return Page([Found(KINDS[e[2]], self._record(e), e[0]) for e in top], total)
 
     def list_activity(
         self, caller: Account, page: int | None = None, per_page: int | None = None
@@ -99,20 +90,23 @@ class SearchMixin(CommentsMixin):
                 entries.extend(Found("comment", c) for c in self.item_comments(item.id))
                 entries.extend(Found("reaction", r) for r in self.item_reactions(item.id))
         # newest first; within a second, a reaction after a comment after an item after a collection
-        entries.sort(key=lambda f: (f.created_at, _KIND_RANK[f.kind], f.record.id), reverse=True)
+        entries.sort(key=lambda f: (f.created_at, KIND_RANK[f.kind], f.record.id), reverse=True)
         return paginate(entries, page, per_page)
 
     # ------------------------------------------------------------------ helpers
-    def _live_record(self, kind: str, record_id: int) -> tuple[Record | None, int]:
-        """The record and the collection it lies in; (None, 0) if it or its item is gone."""
-        if kind == "item":
-            item = self.items[record_id]
-            return (item, item.collection_id) if item.deleted_at is None else (None, 0)
-        if kind == "collection":
-            return self.collections[record_id], record_id
-        comment = self.comments.get(record_id)
-        item = self.items.get(comment.item_id) if comment else None
-        return (comment, item.collection_id) if item is not None and item.deleted_at is None else (None, 0)
+    def _record(self, entry: Entry) -> Record:
+        kind, record_id = KINDS[entry[2]], entry[3]
+        return self.collections[record_id] if kind == "collection" else getattr(self, f"{kind}s")[record_id]
+
+    def _tagged_groups(self, tags: list[str]) -> dict[int, dict[Key, Entry]]:
+        """A search by tags alone: the live items carrying all of them, by collection, one a tag."""
+        groups: dict[int, dict[Key, Entry]] = {}
+        for item_id in set.intersection(*(self.tagged_items(name) for name in tags)):
+            item = self.items[item_id]
+            if item.deleted_at is None:
+                entry = (float(len(tags)), item.created_at.timestamp(), KIND_RANK["item"], item_id)
+                groups.setdefault(item.collection_id, {})[("item", item_id)] = entry
+        return groups
 
     def _wanted(
         self, kind: str, record: Record, type: str | None, owner: int | None, near: tuple | None

@@ -13,6 +13,11 @@ from tests.mock_server.conftest import FREE, PRO, STRANGER, Clock
 A, B, C = ("item", 1), ("item", 2), ("comment", 1)
 
 
+def scores(index: SearchIndex, q: str) -> dict:
+    """The query's documents and scores, whatever collection (group) they lie in."""
+    return {key: entry[0] for docs in index.query(q).values() for key, entry in docs.items()}
+
+
 def test_terms_are_words_without_case():
     assert terms("Lisbon, LISBON! tram-28 Straße") == ["lisbon", "lisbon", "tram", "28", "strasse"]
     assert terms("") == terms(None) == []
@@ -24,53 +29,53 @@ def test_the_weights_put_a_name_above_the_text():
 
 def test_query_sums_the_weighted_counts_of_each_text():
     index = SearchIndex()
-    index.put(A, [("Lisbon guide", 3.0), ("lisbon lisbon", 1.0), (None, 1.0)])
-    index.put(B, [("Porto", 3.0), ("from Lisbon to Porto", 1.0)])
-    assert index.query("lisbon") == {A: 5.0, B: 1.0}
-    assert index.query("porto") == {B: 4.0}
-    assert index.query("LISBON guide") == {A: 8.0}
+    index.put(A, 1, 0.0, [("Lisbon guide", 3.0), ("lisbon lisbon", 1.0), (None, 1.0)])
+    index.put(B, 1, 0.0, [("Porto", 3.0), ("from Lisbon to Porto", 1.0)])
+    assert scores(index, "lisbon") == {A: 5.0, B: 1.0}
+    assert scores(index, "porto") == {B: 4.0}
+    assert scores(index, "LISBON guide") == {A: 8.0}
 
 
 def test_every_term_is_required_and_a_repeated_term_counts_once():
     index = SearchIndex()
-    index.put(A, [("red apple", 1.0)])
-    index.put(B, [("green apple", 1.0)])
-    index.put(C, [("red car", 1.0)])
-    assert index.query("red apple") == {A: 2.0}
-    assert index.query("apple apple") == {A: 1.0, B: 1.0}
-    assert index.query("red blue") == {}
-    assert index.query("app") == {}  # whole words only
-    assert index.query("") == index.query("  ,;  ") == {}
+    index.put(A, 1, 0.0, [("red apple", 1.0)])
+    index.put(B, 1, 0.0, [("green apple", 1.0)])
+    index.put(C, 1, 0.0, [("red car", 1.0)])
+    assert scores(index, "red apple") == {A: 2.0}
+    assert scores(index, "apple apple") == {A: 1.0, B: 1.0}
+    assert scores(index, "red blue") == {}
+    assert scores(index, "app") == {}  # whole words only
+    assert scores(index, "") == scores(index, "  ,;  ") == {}
 
 
 def test_put_again_replaces_the_old_text():
     index = SearchIndex()
-    index.put(A, [("old name", 3.0)])
-    index.put(A, [("new name", 3.0)])
-    assert index.query("old") == {}
-    assert index.query("new name") == {A: 6.0}
+    index.put(A, 1, 0.0, [("old name", 3.0)])
+    index.put(A, 1, 0.0, [("new name", 3.0)])
+    assert scores(index, "old") == {}
+    assert scores(index, "new name") == {A: 6.0}
 
 
 def test_drop_forgets_a_document_and_its_empty_postings():
     index = SearchIndex()
-    index.put(A, [("shared only_a", 1.0)])
-    index.put(B, [("shared", 1.0)])
+    index.put(A, 1, 0.0, [("shared only_a", 1.0)])
+    index.put(B, 1, 0.0, [("shared", 1.0)])
     index.drop(A)
     index.drop(A)  # twice is harmless
     index.drop(("item", 99))
-    assert index.query("shared") == {B: 1.0}
-    assert index.query("only_a") == {}
+    assert scores(index, "shared") == {B: 1.0}
+    assert scores(index, "only_a") == {}
     assert "only_a" not in index._postings
     index.drop(B)
-    assert index._postings == {} and index._terms == {}
+    assert index._postings == {} and index._docs == {}
 
 
 def test_keys_of_different_kinds_do_not_mix():
     index = SearchIndex()
-    index.put(("item", 1), [("word", 1.0)])
-    index.put(("comment", 1), [("word", 1.0)])
+    index.put(("item", 1), 1, 0.0, [("word", 1.0)])
+    index.put(("comment", 1), 1, 0.0, [("word", 1.0)])
     index.drop(("item", 1))
-    assert index.query("word") == {("comment", 1): 1.0}
+    assert scores(index, "word") == {("comment", 1): 1.0}
 
 
 # ---------------------------------------------------------------------- Store.search
@@ -91,6 +96,20 @@ def found(store: Store, user: int, **params) -> list[tuple[str, int, float]]:
     page = store.search(store.accounts[user], **params)
     assert page.total >= len(page.entries)
     return [(f.kind, f.record.id, f.score) for f in page.entries]
+
+
+def test_postings_are_grouped_by_collection_and_follow_a_move():
+    index = SearchIndex()
+    index.put(A, 7, 100.0, [("lisbon", 3.0)])
+    index.put(C, 7, 200.0, [("lisbon", 1.0)])
+    assert index.query("lisbon") == {7: {A: (3.0, 100.0, 1, 1), C: (1.0, 200.0, 2, 1)}}
+    index.move(A, 8)
+    assert index.query("lisbon") == {7: {C: (1.0, 200.0, 2, 1)}, 8: {A: (3.0, 100.0, 1, 1)}}
+    index.move(C, 8)
+    assert index.query("lisbon") == {8: {A: (3.0, 100.0, 1, 1), C: (1.0, 200.0, 2, 1)}}
+    index.drop(A)
+    index.drop(C)
+    assert index._postings == {} and index._docs == {}
 
 
 def test_search_ranks_by_score_then_newest(store: Store, trips):
@@ -126,3 +145,17 @@ def test_the_index_is_rebuilt_from_a_snapshot(store: Store, trips, clock: Clock)
 def test_search_pages(store: Store, trips):
     page = store.search(store.accounts[PRO], q="lisbon", page=2, per_page=2)
     assert ([f.record.id for f in page.entries], page.total) == ([trips[2].id], 3)
+
+
+def test_a_move_takes_the_comments_along_and_a_delete_takes_them_away(store: Store, trips, clock: Clock):
+    collection, guide, note, said = trips
+    pro = store.accounts[PRO]
+    assert ("comment", said.id) in {(k, i) for k, i, _ in found(store, FREE, q="lisbon")}
+    hidden = store.create_collection(pro, {"name": "Mine alone", "type": "private"})
+    store.update_multiple_items(pro, [note.id], collection_id=hidden.id)
+    assert {(k, i) for k, i, _ in found(store, FREE, q="lisbon")} == {("item", guide.id)}
+    assert ("comment", said.id) in {(k, i) for k, i, _ in found(store, PRO, q="lisbon")}
+    assert store.check_invariants() == []
+    store.delete_item(pro, note.id)
+    assert {(k, i) for k, i, _ in found(store, PRO, q="lisbon")} == {("item", guide.id)}
+    assert store.check_invariants() == []

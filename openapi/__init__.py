@@ -17,10 +17,13 @@ DOCUMENT_PATH = HERE / "openapi.yaml"
 INVENTORY_PATH = HERE / "inventory.yaml"
 
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # same YAML, ~7x faster: serve starts sooner
+
+
 def load_document(path: str | Path = DOCUMENT_PATH) -> dict[str, Any]:
     """Parse an OpenAPI document (YAML or JSON) into plain Python data."""
     with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        return yaml.load(fh, Loader=_Loader)  # noqa: S506  # a safe loader, in C when libyaml is there
 
 
 @cache

@@ -105,3 +105,10 @@ def test_json_format_of_the_project_document_matches_the_linter() -> None:
 def test_unknown_format_is_a_usage_error() -> None:
     result = CliRunner().invoke(main, ["validate", "--format", "xml"])
     assert result.exit_code == 2
+
+
+def test_the_fail_on_choices_are_the_diff_modules() -> None:
+    import cli
+    from openapi import diff
+
+    assert cli.FAIL_ON == diff.FAIL_ON

@@ -119,11 +119,18 @@ class CollectionsMixin(AccessMixin):
         self._assign_collection(collection, body)
         collection.id = self.next_id("collections")
         self.collections[collection.id] = collection
+        self._index_type(collection)
         self._live[collection.id] = {}
         self._collections_of.setdefault(owner.id, set()).add(collection.id)
         self._invite(collection, invited)
         self.index_text(collection)
         return collection
+
+    def _index_type(self, collection: Collection) -> None:
+        if collection.type == "global":
+            self._global.add(collection.id)
+        else:
+            self._global.discard(collection.id)
 
     def update_collection(self, caller: Account, collection_id: int, body: dict[str, Any]) -> Collection:
         collection = self.collection_for(caller, collection_id, "edit")
@@ -133,6 +140,7 @@ class CollectionsMixin(AccessMixin):
         new_owner = self._owner_for(caller, body["user_id"]) if "user_id" in body else None
         invited = self._accounts_named(body.get("users", []))
         self._assign_collection(collection, body)
+        self._index_type(collection)
         if new_owner is not None and new_owner.id != collection.owner_id:
             self._collections_of[collection.owner_id].discard(collection.id)
             collection.collaborators.pop(new_owner.id, None)
@@ -155,6 +163,7 @@ class CollectionsMixin(AccessMixin):
         for account_id in (collection.owner_id, *collection.collaborators):
             self._collections_of.get(account_id, set()).discard(collection.id)
         del self.collections[collection.id]
+        self._global.discard(collection.id)
 
     # ------------------------------------------------------------------ collaborators
     def list_collaborators(self, caller: Account, collection_id: int) -> list[tuple[Account, str, bool]]:

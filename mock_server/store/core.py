@@ -200,6 +200,7 @@ class StoreBase:
         self._by_email: dict[str, int] = {}
         self._teams_of: dict[int, set[int]] = {}
         self._collections_of: dict[int, set[int]] = {}
+        self._global = {cid for cid, c in self.collections.items() if c.type == "global"}  # for search
         self._live: dict[int, dict[int, None]] = {cid: {} for cid in self.collections}
         self._children: dict[int, dict[int, None]] = {}
         self._tags_of: dict[int, dict[int, None]] = {}
@@ -405,6 +406,7 @@ _INDEXES = (
     "_by_email",
     "_teams_of",
     "_collections_of",
+    "_global",
     "_live",
     "_children",
     "_tags_of",
@@ -414,8 +416,10 @@ _INDEXES = (
 )
 
 
-def _comparable(index: dict[Any, Any]) -> dict[Any, Any]:
+def _comparable(index: dict[Any, Any] | set[Any]) -> dict[Any, Any]:
     """An index as sets, empty entries dropped: membership is what counts, not the order kept."""
+    if isinstance(index, set):  # a set of ids (`_global`)
+        return dict.fromkeys(index, True)
     out = {}
     for key, value in index.items():
         if isinstance(value, set | dict):

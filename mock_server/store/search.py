@@ -55,14 +55,11 @@ class SearchMixin(CommentsMixin):
         owner = caller.id if owned else owner_id
         if owned and owner_id is not None and owner_id != caller.id:
             return Page([], 0)
-        accessible = self.accessible_collection_ids(caller)
-        collections = self.collections
-        # by collection: one look-up decides for all its matches (the visible ones are the cost)
-        visible = [
-            docs
-            for cid, docs in (self.search_index.query(q) if q else self._tagged_groups(tags or [])).items()
-            if cid in accessible or ((c := collections.get(cid)) is not None and c.type == "global")
-        ]
+        groups = self.search_index.query(q) if q else self._tagged_groups(tags or [])
+        # by collection, as sets: the collections the caller sees are picked in C, and only
+        # their matches are looked at (those are the cost, not the size of the store)
+        seen = groups.keys() & (self.accessible_collection_ids(caller) | self._global)
+        visible = [groups[cid] for cid in seen]
         entries: Iterable[Entry] = itertools.chain.from_iterable(docs.values() for docs in visible)
         if q and tags:
             tagged = set.intersection(*(self.tagged_items(name) for name in tags))

@@ -127,10 +127,9 @@ class CollectionsMixin(AccessMixin):
         return collection
 
     def _index_type(self, collection: Collection) -> None:
-        if collection.type == "global":
-            self._global.add(collection.id)
-        else:
-            self._global.discard(collection.id)
+        if (collection.type == "global") != (collection.id in self._global):
+            self._global ^= {collection.id}
+            self._global_version += 1
 
     def update_collection(self, caller: Account, collection_id: int, body: dict[str, Any]) -> Collection:
         collection = self.collection_for(caller, collection_id, "edit")
@@ -163,7 +162,9 @@ class CollectionsMixin(AccessMixin):
         for account_id in (collection.owner_id, *collection.collaborators):
             self._collections_of.get(account_id, set()).discard(collection.id)
         del self.collections[collection.id]
-        self._global.discard(collection.id)
+        if collection.id in self._global:
+            self._global.discard(collection.id)
+            self._global_version += 1
 
     # ------------------------------------------------------------------ collaborators
     def list_collaborators(self, caller: Account, collection_id: int) -> list[tuple[Account, str, bool]]:

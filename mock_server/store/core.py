@@ -201,6 +201,8 @@ class StoreBase:
         self._teams_of: dict[int, set[int]] = {}
         self._collections_of: dict[int, set[int]] = {}
         self._global = {cid for cid, c in self.collections.items() if c.type == "global"}  # for search
+        self._global_version = 0  # counts changes of _global
+        self._global_ranked: dict[tuple[str, ...], tuple[tuple[int, int], list[Any]]] = {}
         self._live: dict[int, dict[int, None]] = {cid: {} for cid in self.collections}
         self._children: dict[int, dict[int, None]] = {}
         self._tags_of: dict[int, dict[int, None]] = {}

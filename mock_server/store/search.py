@@ -17,7 +17,7 @@ from mock_server.store.comments import CommentsMixin
 from mock_server.store.core import Page, page_bounds, paginate
 from mock_server.store.items import haversine_m
 from mock_server.store.records import Account, Collection, Comment, Item, Reaction
-from mock_server.store.text import KIND_RANK, KINDS, Entry, Key
+from mock_server.store.text import KIND_RANK, KINDS, Entry, Key, terms
 
 Record = Collection | Item | Comment | Reaction
 
@@ -55,6 +55,8 @@ class SearchMixin(CommentsMixin):
         owner = caller.id if owned else owner_id
         if owned and owner_id is not None and owner_id != caller.id:
             return Page([], 0)
+        if q and not tags and type is None and owner is None and near is None:
+            return self._plain_search(caller, q, start, stop)
         groups = self.search_index.query(q) if q else self._tagged_groups(tags or [])
         # by collection, as sets: the collections the caller sees are picked in C, and only
         # their matches are looked at (those are the cost, not the size of the store)
@@ -74,6 +76,29 @@ class SearchMixin(CommentsMixin):
         # every match counts for the total, but only the asked page is sorted out of them
         top = heapq.nlargest(stop, entries)[start:]
         return Page([Found(KINDS[e[2]], self._record(e), e[0]) for e in top], total)
+
+    def _plain_search(self, caller: Account, q: str, start: int, stop: int) -> Page[Found]:
+        """Words alone: global collections' matches (visible to all) come ranked once per state
+        of the index; the caller's other collections' matches are ranked per request."""
+        groups = self.search_index.query(q)
+        ranked = self._global_ranking(q, groups)
+        own = [groups[cid] for cid in groups.keys() & self.accessible_collection_ids(caller) - self._global]
+        total = len(ranked) + sum(len(docs) for docs in own)
+        candidates = itertools.chain(ranked[:stop], *(docs.values() for docs in own))
+        top = heapq.nlargest(stop, candidates)[start:]
+        return Page([Found(KINDS[e[2]], self._record(e), e[0]) for e in top], total)
+
+    def _global_ranking(self, q: str, groups: dict[int, dict[Key, Entry]]) -> list[Entry]:
+        """The matches of q in global collections, best first; kept until the index or the set
+        of global collections changes (both count their changes)."""
+        key, stamp = tuple(dict.fromkeys(terms(q))), (self.search_index.version, self._global_version)
+        kept = self._global_ranked.get(key)
+        if kept is None or kept[0] != stamp:
+            if len(self._global_ranked) > 1024:  # a bound on memory: any old query may go
+                self._global_ranked.clear()
+            docs = itertools.chain.from_iterable(groups[cid].values() for cid in groups.keys() & self._global)
+            kept = self._global_ranked[key] = (stamp, sorted(docs, reverse=True))
+        return kept[1]
 
     def list_activity(
         self, caller: Account, page: int | None = None, per_page: int | None = None

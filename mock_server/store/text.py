@@ -35,11 +35,13 @@ class SearchIndex:
     def __init__(self) -> None:
         self._postings: dict[str, Groups] = {}
         self._docs: dict[Key, tuple[int, tuple[str, ...]]] = {}  # document -> (its group, its terms)
+        self.version = 0  # counts changes: what was derived from the postings knows when it is stale
 
     def put(
         self, key: Key, group: int, created: float, weighted: Iterable[tuple[str | None, float]]
     ) -> None:
         """Index `key` in `group` with its texts, each counted `weight` times per occurrence."""
+        self.version += 1
         if key in self._docs:
             self.drop(key)
         scores: dict[str, float] = {}  # a plain dict: Counter is slower on texts this short
@@ -60,6 +62,7 @@ class SearchIndex:
         self._docs[key] = (group, tuple(scores))
 
     def drop(self, key: Key) -> None:
+        self.version += 1
         group, held = self._docs.pop(key, (0, ()))
         for term in held:
             groups = self._postings[term]
@@ -75,6 +78,7 @@ class SearchIndex:
         old, held = self._docs.get(key, (group, ()))
         if old == group:
             return
+        self.version += 1
         for term in held:
             groups = self._postings[term]
             docs = groups[old]

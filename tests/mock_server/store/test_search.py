@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from fixtures import generate
 from mock_server.errors import InvalidInput
 from mock_server.store import Store
-from mock_server.store.text import NAME_WEIGHT, TEXT_WEIGHT, SearchIndex, terms
+from mock_server.store.text import KINDS, NAME_WEIGHT, TEXT_WEIGHT, SearchIndex, terms
 from tests.mock_server.conftest import FREE, PRO, STRANGER, Clock
 
 A, B, C = ("item", 1), ("item", 2), ("comment", 1)
@@ -158,4 +159,42 @@ def test_a_move_takes_the_comments_along_and_a_delete_takes_them_away(store: Sto
     assert store.check_invariants() == []
     store.delete_item(pro, note.id)
     assert {(k, i) for k, i, _ in found(store, PRO, q="lisbon")} == {("item", guide.id)}
+    assert store.check_invariants() == []
+
+
+def _expected(store: Store, user: int, q: str, page: int, per_page: int) -> tuple[list, int]:
+    """Every visible match ranked in full: what the search must page through."""
+    groups = store.search_index.query(q)
+    seen = groups.keys() & (store.accessible_collection_ids(store.accounts[user]) | store._global)
+    entries = sorted((e for cid in seen for e in groups[cid].values()), reverse=True)
+    return [(KINDS[e[2]], e[3]) for e in entries[(page - 1) * per_page : page * per_page]], len(entries)
+
+
+def _check_words(store: Store, words: list[str]) -> None:
+    for user in (PRO, FREE, STRANGER):
+        for word in words:
+            for page in (1, 2, 3):
+                result = store.search(store.accounts[user], q=word, page=page, per_page=3)
+                got = [(f.kind, f.record.id) for f in result.entries]
+                assert (got, result.total) == _expected(store, user, word, page, 3), (user, word, page)
+
+
+def test_global_matches_ranked_once_stay_true_as_the_data_changes(clock: Clock):
+    store = Store(clock=clock, data=generate("default", 0))
+    globals_ = sorted(store._global)
+    owner = store.accounts[store.collections[globals_[0]].owner_id]
+    words = sorted({w for c in globals_ for i in store.live_items(c) for w in terms(i.name)})[:12]
+    _check_words(store, words)
+    clock.advance()
+    store.create_item(owner, globals_[0], {"type": "text", "name": " ".join(words[:4]), "content": "x"})
+    _check_words(store, words)
+    store.update_collection(owner, globals_[0], {"type": "private"})
+    _check_words(store, words)
+    store.update_collection(owner, globals_[0], {"type": "global"})
+    moved = store.live_items(globals_[0])[0]
+    mine = store.create_collection(owner, {"name": "hidden", "type": "private"})
+    store.update_multiple_items(owner, [moved.id], collection_id=mine.id)
+    _check_words(store, words)
+    store.delete_item(owner, store.live_items(globals_[0])[0].id)
+    _check_words(store, words)
     assert store.check_invariants() == []

@@ -73,9 +73,7 @@ class SearchMixin(CommentsMixin):
             total = len(entries)
         else:
             total = sum(len(docs) for docs in visible)
-        # every match counts for the total, but only the asked page is sorted out of them
-        top = heapq.nlargest(stop, entries)[start:]
-        return Page([Found(KINDS[e[2]], self._record(e), e[0]) for e in top], total)
+        return self._page(entries, start, stop, total)
 
     def _plain_search(self, caller: Account, q: str, start: int, stop: int) -> Page[Found]:
         """Words alone: global collections' matches (visible to all) come ranked once per state
@@ -85,7 +83,11 @@ class SearchMixin(CommentsMixin):
         own = [groups[cid] for cid in groups.keys() & self.accessible_collection_ids(caller) - self._global]
         total = len(ranked) + sum(len(docs) for docs in own)
         candidates = itertools.chain(ranked[:stop], *(docs.values() for docs in own))
-        top = heapq.nlargest(stop, candidates)[start:]
+        return self._page(candidates, start, stop, total)
+
+    def _page(self, entries: Iterable[Entry], start: int, stop: int, total: int) -> Page[Found]:
+        # every match counts for the total, but only the asked page is sorted out of them
+        top = heapq.nlargest(stop, entries)[start:]
         return Page([Found(KINDS[e[2]], self._record(e), e[0]) for e in top], total)
 
     def _global_ranking(self, q: str, groups: dict[int, dict[Key, Entry]]) -> list[Entry]:
@@ -117,8 +119,7 @@ class SearchMixin(CommentsMixin):
 
     # ------------------------------------------------------------------ helpers
     def _record(self, entry: Entry) -> Record:
-        kind, record_id = KINDS[entry[2]], entry[3]
-        return self.collections[record_id] if kind == "collection" else getattr(self, f"{kind}s")[record_id]
+        return getattr(self, f"{KINDS[entry[2]]}s")[entry[3]]  # the table: collections, items, comments
 
     def _tagged_groups(self, tags: list[str]) -> dict[int, dict[Key, Entry]]:
         """A search by tags alone: the live items carrying all of them, by collection, one a tag."""

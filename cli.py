@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-import openapi
+from csapi import openapi
 
 # `csapi diff --fail-on`; openapi.diff holds the same tuple (a test keeps them equal). Not imported
 # from there: that pulls in the linter, a third of a second of every `csapi serve` start.
@@ -50,12 +50,12 @@ def validate(path: Path | None, output_format: str, drift: bool, include: tuple[
     lists each operation whose answers no longer match it.
     Exit status 0 when clean, 1 on any problem.
     """
-    from openapi import lint
+    from csapi.openapi import lint
 
     report = lint.lint(path or openapi.DOCUMENT_PATH)
     drifts = None
     if drift:
-        from mock_server.drift import check_drift
+        from csapi.mock_server.drift import check_drift
 
         drifts = check_drift(path or openapi.DOCUMENT_PATH, include=include)
     if output_format == "json":
@@ -129,7 +129,7 @@ def serve(
     3 cannot listen (port in use), 4 the --state file is not a usable csapi
     state (it is left untouched).
     """
-    from mock_server.serve import EXIT_STATE_FILE, ServeOptions, ServeUsageError, StateFileError, run
+    from csapi.mock_server.serve import EXIT_STATE_FILE, ServeOptions, ServeUsageError, StateFileError, run
 
     options = ServeOptions(
         host=host,
@@ -161,7 +161,7 @@ def serve(
 @click.option("--size", type=click.Choice(FIXTURE_SETS), default="default", show_default=True)
 def fixtures(seed: int, size: str) -> None:
     """Print a generated data set as JSON (the mock's snapshot format)."""
-    from fixtures import generate
+    from csapi.fixtures import generate
 
     click.echo(json.dumps(generate(size, seed), indent=1, sort_keys=True))
 
@@ -205,8 +205,8 @@ def conform(config: Path | None, **options: object) -> None:
 
     Exit status: 0 passed, 1 failures, 2 bad usage, 3 target unreachable or credentials refused.
     """
-    from conformance.runner import run
-    from conformance.settings import UsageError, load_settings
+    from csapi.conformance.runner import run
+    from csapi.conformance.settings import UsageError, load_settings
 
     try:
         settings = load_settings(options, config_file=config)
@@ -241,7 +241,7 @@ def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
     is breaking-client, breaking-server or compatible (see README, Editing the spec).
     Exit status 0, or 1 when --fail-on is met; 2 when a side cannot be read.
     """
-    from openapi import diff
+    from csapi.openapi import diff
 
     files = [Path(side) for side in (new, old) if not side.startswith("git:")]
     reference = files[0] if files else openapi.DOCUMENT_PATH

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from fixtures import generate
-from mock_server.store import Store
-from mock_server.store.records import Account, Collection, Item
-from mock_server.store.text import terms
+from csapi.fixtures import generate
+from csapi.mock_server.store import Store
+from csapi.mock_server.store.records import Account, Collection, Item
+from csapi.mock_server.store.text import terms
 
 SETS = ("default", "large")
 SEED = 0

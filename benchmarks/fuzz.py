@@ -38,10 +38,10 @@ from schemathesis.engine import Status, events, from_schema
 from schemathesis.generation.stateful import run_state_machine_as_test
 
 from benchmarks.record import machine, replace_section
-from fixtures import generate
-from mock_server.app import create_app
-from mock_server.store import Store
-from openapi import document
+from csapi.fixtures import generate
+from csapi.mock_server.app import create_app
+from csapi.mock_server.store import Store
+from csapi.openapi import document
 
 Wrap = Callable[[Any], Any]
 API_KEY = "fuzz-key"

@@ -125,7 +125,8 @@ def serve_mock(fixtures: str, *, cache: bool = True, state: Path | None = None) 
     port = free_port()
     argv = [
         sys.executable,
-        str(ROOT / "cli.py"),
+        "-m",
+        "csapi",
         "serve",
         "--port",
         str(port),

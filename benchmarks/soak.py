@@ -46,7 +46,7 @@ READ_ONLY = 120.0  # seconds of reads alone at the end (at most a fifth of the r
 # Python heap bytes a Store holding a state takes (with its search index, as serve builds it).
 _LOAD = """
 import gc, json, sys, tracemalloc
-from mock_server.store import Store
+from csapi.mock_server.store import Store
 data = json.load(open(sys.argv[1]))
 tracemalloc.start()
 store = Store(data=data)
@@ -71,7 +71,7 @@ def free_port() -> int:
 
 
 def start_server(port: int, log: Any) -> subprocess.Popen[bytes]:
-    command = [sys.executable, str(ROOT / "cli.py"), "serve", "--port", str(port), "--api-key", API_KEY]
+    command = [sys.executable, "-m", "csapi", "serve", "--port", str(port), "--api-key", API_KEY]
     server = subprocess.Popen([*command, "--fixtures", "default"], cwd=ROOT, stdout=log, stderr=log)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

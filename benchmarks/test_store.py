@@ -37,11 +37,11 @@ from typing import Any
 
 import pytest
 
-from mock_server.store import ItemFilter, Store
-from mock_server.store.access import COLLABORATOR, OWNER
-from mock_server.store.records import Collection, Comment, Item
-from mock_server.store.text import terms
-from mock_server.views import Views
+from csapi.mock_server.store import ItemFilter, Store
+from csapi.mock_server.store.access import COLLABORATOR, OWNER
+from csapi.mock_server.store.records import Collection, Comment, Item
+from csapi.mock_server.store.text import terms
+from csapi.mock_server.views import Views
 
 BASE_URL = "http://localhost:8000"
 PER_PAGE = 10  # for lists of items, so that even the default set has more than one page

@@ -23,10 +23,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.registry import RunContext, check
-from conformance.results import CheckFailed, CheckSkipped, expect
-from conformance.settings import User
-from conformance.target import Exchange, Target
+from .registry import RunContext, check
+from .results import CheckFailed, CheckSkipped, expect
+from .settings import User
+from .target import Exchange, Target
 
 LAYER = "access"
 PER_PAGE = 100

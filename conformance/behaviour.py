@@ -33,9 +33,9 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, get_state_machine_test, initialize, rule
 
-from conformance.registry import RunContext, check
-from conformance.results import ERROR, FAIL, PASS, SKIP, CheckFailed, CheckSkipped, Outcome
-from conformance.target import Exchange
+from .registry import RunContext, check
+from .results import ERROR, FAIL, PASS, SKIP, CheckFailed, CheckSkipped, Outcome
+from .target import Exchange
 
 LAYER = "behaviour"
 FULL_PAGE = 100  # per_page for reading a whole (small) list

@@ -54,10 +54,10 @@ from schemathesis.generation import GenerationMode
 from schemathesis.generation.stateful import run_state_machine_as_test
 from schemathesis.specs.openapi import checks as oas
 
-from conformance.registry import RunContext, check
-from conformance.results import CheckFailed, CheckSkipped
-from conformance.target import Exchange
-from openapi import resolve
+from ..openapi import resolve
+from .registry import RunContext, check
+from .results import CheckFailed, CheckSkipped
+from .target import Exchange
 
 LAYER = "contract"
 METHODS = ("get", "put", "post", "delete", "patch")

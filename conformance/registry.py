@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.results import Results
-from conformance.settings import Settings
-from conformance.target import Target
+from .results import Results
+from .settings import Settings
+from .target import Target
 
 
 @dataclass

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 from xml.etree import ElementTree as ET
 
-from conformance.target import Exchange
+from .target import Exchange
 
 PASS, FAIL, SKIP, ERROR = "pass", "fail", "skip", "error"
 

@@ -14,12 +14,12 @@ from typing import TextIO
 
 import httpx
 
-from conformance.registry import REGISTRY, Check, RunContext
-from conformance.results import CheckSkipped, Results, progress_line, summary, write_junit, write_report
-from conformance.settings import Settings
-from conformance.target import Target
-from openapi import document as project_document
-from openapi import load_document
+from ..openapi import document as project_document
+from ..openapi import load_document
+from .registry import REGISTRY, Check, RunContext
+from .results import CheckSkipped, Results, progress_line, summary, write_junit, write_report
+from .settings import Settings
+from .target import Target
 
 LAYERS = ("contract", "behaviour", "access")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -80,7 +80,7 @@ def run_checks(
 ) -> Verdict:
     """Every selected check of `layers`, in layer order; then remove what the run made (also on Ctrl-C)."""
     for layer in layers:
-        importlib.import_module(f"conformance.{layer}")  # registers its checks
+        importlib.import_module(f".{layer}", __package__)  # registers its checks
     document = load_document(settings.document) if settings.document else project_document()
     results = Results(progress=progress)
     context = RunContext(settings, target, results, document, random.Random(settings.seed))

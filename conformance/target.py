@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from conformance.settings import Settings, User
+from .settings import Settings, User
 
 MAX_SHOWN = 600  # characters of a body shown in a verdict
 

@@ -12,10 +12,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-import fixtures
-from mock_server.errors import InvalidInput
-from mock_server.store import Store, format_time
-from mock_server.store.records import Account
+from .. import fixtures
+from .errors import InvalidInput
+from .store import Store, format_time
+from .store.records import Account
 
 PREFIX = "/__mock__"
 

@@ -29,15 +29,15 @@ from connexion.resolver import Resolver
 from connexion.security import ApiKeySecurityHandler, BasicSecurityHandler
 from starlette.exceptions import HTTPException
 
-from mock_server import admin as admin_routes
-from mock_server import speedups
-from mock_server.cache import ReadCache
-from mock_server.errors import ApiError
-from mock_server.guards import UPLOADS, GuardMiddleware, allowed_methods, error_response
-from mock_server.handlers import Ctx
-from mock_server.store import Store
-from mock_server.store.core import utcnow
-from openapi import DOCUMENT_PATH, load_document
+from ..openapi import DOCUMENT_PATH, load_document
+from . import admin as admin_routes
+from . import speedups
+from .cache import ReadCache
+from .errors import ApiError
+from .guards import UPLOADS, GuardMiddleware, allowed_methods, error_response
+from .handlers import Ctx
+from .store import Store
+from .store.core import utcnow
 
 log = logging.getLogger("csapi.mock")
 # connexion warns on every request to an operation with several body media types
@@ -82,7 +82,7 @@ def create_app(
     `csapi validate --drift` (the guards still read the project's own).
     """
     if store is None:
-        from fixtures import generate
+        from ..fixtures import generate
 
         store = Store(clock=clock, data=generate(fixtures, seed))
     api_key = api_key or secrets.token_hex(16)
@@ -159,7 +159,7 @@ def _security_map(store: Store, api_key: str) -> dict[str, type]:
 
 # ---------------------------------------------------------------------- resolver
 class _StoreResolver(Resolver):
-    """operationId `<resource>.<function>` -> mock_server.handlers.<resource>.<function>, with the store."""
+    """operationId `<resource>.<function>` -> handlers.<resource>.<function>, bound to the store."""
 
     def __init__(self, store: Store):
         super().__init__()
@@ -168,7 +168,7 @@ class _StoreResolver(Resolver):
     def resolve_function_from_operation_id(self, operation_id: str) -> Callable[..., Any]:
         module, name = operation_id.rsplit(".", 1)
         try:
-            handler = getattr(importlib.import_module(f"mock_server.handlers.{module}"), name)
+            handler = getattr(importlib.import_module(f".handlers.{module}", __package__), name)
         except (ImportError, AttributeError) as exc:
             raise ResolverError(f"no handler for {operation_id}") from exc
         return _bind(handler, self.store)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from mock_server.store import Store
+from .store import Store
 
 Key = tuple[Any, ...]
 Answer = tuple[dict[str, Any], bytes]  # the http.response.start message, the body

@@ -45,9 +45,9 @@ from schemathesis.core.result import Ok
 from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi import checks as oas
 
-from openapi import DOCUMENT_PATH
-from openapi.diff import parse
-from openapi.lint import DocumentError
+from ..openapi import DOCUMENT_PATH
+from ..openapi.diff import parse
+from ..openapi.lint import DocumentError
 
 SEED = 20261121
 EXAMPLES = 5
@@ -198,9 +198,9 @@ class _Run:
     """The mock on the document, its data, and schemathesis over it."""
 
     def __init__(self, document: Path, seed: int) -> None:
-        from fixtures import generate
-        from mock_server.app import create_app
-        from mock_server.store import Store
+        from ..fixtures import generate
+        from .app import create_app
+        from .store import Store
 
         self.seed = seed
         self.data = generate("default", 0)

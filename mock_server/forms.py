@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from openapi import document, path_template, resolve
+from ..openapi import document, path_template, resolve
 
 
 @dataclass(frozen=True, slots=True)

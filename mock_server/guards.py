@@ -31,8 +31,8 @@ from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 
-from mock_server.forms import FORM_TYPES, Upload, form_to_json
-from openapi import document, path_template, resolve
+from ..openapi import document, path_template, resolve
+from .forms import FORM_TYPES, Upload, form_to_json
 
 JSON_TYPES = ("application/json",)
 UPLOADS = "csapi.uploads"  # scope key: the file parts of a multipart body, for the handlers

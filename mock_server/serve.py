@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mock_server.errors import InvalidInput
-from mock_server.store import Store
-from mock_server.store.core import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, Capture
+from .errors import InvalidInput
+from .store import Store
+from .store.core import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, Capture
 
 # Exit statuses of `csapi serve` besides 0 (stopped) and click's 2 (bad usage): uvicorn's own
 # 3 when it cannot listen (port in use), and this one for a --state file it will not touch.
@@ -240,8 +240,8 @@ def check(options: ServeOptions) -> None:
 
 def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple[Any, Store, str]:
     """The app, its store and API key, from the options (and the state file if any)."""
-    from fixtures import generate
-    from mock_server.app import create_app
+    from ..fixtures import generate
+    from .app import create_app
 
     api_key = options.api_key
     saved: int | None = None

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mock_server.store import Found, ItemFilter, Store, format_time, paginate
-from mock_server.store.access import PERMISSIONS
-from mock_server.store.items import ANY_ITEM, is_url
-from mock_server.store.records import Account, Collection, Comment, Email, Item, Reaction, Tag
+from .store import Found, ItemFilter, Store, format_time, paginate
+from .store.access import PERMISSIONS
+from .store.items import ANY_ITEM, is_url
+from .store.records import Account, Collection, Comment, Email, Item, Reaction, Tag
 
 THUMBNAIL_KEYS = ("mini", "small", "cropped", "uncropped", "large")
 Json = dict[str, Any]

@@ -110,7 +110,7 @@ from urllib.parse import unquote
 
 import yaml
 
-from openapi.lint import DocumentError, _JsonLikeLoader, loads, pointer
+from .lint import DocumentError, _JsonLikeLoader, loads, pointer
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 FAIL_ON = ("none", "breaking", "breaking-client", "breaking-server", "any")

@@ -36,7 +36,7 @@ from openapi_spec_validator.schemas import schema_v30
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
 
-from openapi import load_inventory
+from . import load_inventory
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 MAX_MESSAGE = 300

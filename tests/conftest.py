@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from openapi import lint, load_inventory
+from csapi.openapi import lint, load_inventory
 
 MINI_YAML = """\
 openapi: 3.0.3

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from openapi import DOCUMENT_PATH, document
+from csapi.openapi import DOCUMENT_PATH, document
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from cli import main
-from openapi import DOCUMENT_PATH, lint
+from csapi.cli import main
+from csapi.openapi import DOCUMENT_PATH, lint
 
 WriteDocument = Callable[..., Path]
 
@@ -108,7 +108,7 @@ def test_unknown_format_is_a_usage_error() -> None:
 
 
 def test_the_fail_on_choices_are_the_diff_modules() -> None:
-    import cli
-    from openapi import diff
+    from csapi import cli
+    from csapi.openapi import diff
 
     assert cli.FAIL_ON == diff.FAIL_ON

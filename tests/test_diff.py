@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli import main
-from openapi import DOCUMENT_PATH
-from openapi import diff as diff_module
-from openapi.diff import Change, Classification, compare, diff, parse
+from csapi.cli import main
+from csapi.openapi import DOCUMENT_PATH
+from csapi.openapi import diff as diff_module
+from csapi.openapi.diff import Change, Classification, compare, diff, parse
 
 Document = dict[str, Any]
 CLIENT, SERVER, COMPATIBLE = (

@@ -21,9 +21,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from fixtures import NAMES, credentials, generate
-from fixtures.sets import DEFAULT, build
-from fixtures.world import World
+from csapi.fixtures import NAMES, credentials, generate
+from csapi.fixtures.sets import DEFAULT, build
+from csapi.fixtures.world import World
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = ("accounts", "emails", "collections", "items", "tags", "comments", "reactions", "notifications")
@@ -107,7 +107,7 @@ def test_large_is_deterministic_too(large: Data):
 def test_same_bytes_in_another_process():
     """No dependence on hash randomisation, import order or the clock."""
     code = (
-        "import hashlib, json, fixtures; "
+        "import hashlib, json; from csapi import fixtures; "
         "data = json.dumps(fixtures.generate('default', 3), sort_keys=True); "
         "print(hashlib.sha256(data.encode()).hexdigest())"
     )
@@ -370,7 +370,7 @@ def test_credentials():
 
 
 def _round_trip(data: Data) -> Data:
-    store_module = pytest.importorskip("mock_server.store")
+    store_module = pytest.importorskip("csapi.mock_server.store")
     snapshot = store_module.Store(data=data).snapshot()
     assert len(snapshot["accounts"]) == len(data["accounts"])
     assert snapshot["sequences"] == data["sequences"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from openapi import load_inventory
+from csapi.openapi import load_inventory
 from tests import oas, spec_md
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

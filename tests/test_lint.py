@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from openapi import DOCUMENT_PATH, lint
-from openapi.lint import Problem, pointer, validate_document
+from csapi.openapi import DOCUMENT_PATH, lint
+from csapi.openapi.lint import Problem, pointer, validate_document
 
 Document = dict[str, Any]
 Check = Callable[..., list[Problem]]

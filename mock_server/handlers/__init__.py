@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-from mock_server.forms import Upload
-from mock_server.store import Page, Store
-from mock_server.store.items import StoredFile
-from mock_server.store.records import Account
-from mock_server.views import Views
+from ..forms import Upload
+from ..store import Page, Store
+from ..store.items import StoredFile
+from ..store.records import Account
+from ..views import Views
 
 T = TypeVar("T")
 

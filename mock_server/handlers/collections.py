@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mock_server.handlers import Ctx
-from mock_server.store import ItemFilter
+from ..store import ItemFilter
+from . import Ctx
 
 
 def list_collections(

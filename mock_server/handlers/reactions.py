@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mock_server.handlers import Ctx
+from . import Ctx
 
 
 def list_reactions(ctx: Ctx, item_id: int):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mock_server.handlers import Ctx
-from mock_server.store import parse_near
+from ..store import parse_near
+from . import Ctx
 
 
 def search(ctx: Ctx, q=None, tags=None, owned=None, owner_id=None, ll=None, radius=None,

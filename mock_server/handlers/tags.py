@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mock_server.handlers import Ctx
+from . import Ctx
 
 
 def list_tags(ctx: Ctx):

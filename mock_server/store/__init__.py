@@ -5,11 +5,11 @@ its methods are named after the operationIds' functions. One instance per app, n
 module global; `reset()` restores it.
 """
 
-from mock_server.store.core import Page, format_time, paginate
-from mock_server.store.items import ItemFilter, parse_near
-from mock_server.store.search import Found, SearchMixin
-from mock_server.store.tags import TagsMixin
-from mock_server.store.users import UsersMixin
+from .core import Page, format_time, paginate
+from .items import ItemFilter, parse_near
+from .search import Found, SearchMixin
+from .tags import TagsMixin
+from .users import UsersMixin
 
 
 class Store(SearchMixin, TagsMixin, UsersMixin):

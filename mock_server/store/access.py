@@ -8,9 +8,9 @@ collection), or None, which makes the collection and its items a 404.
 
 from __future__ import annotations
 
-from mock_server.errors import Forbidden, NotFound, PaidPlanRequired
-from mock_server.store.core import StoreBase
-from mock_server.store.records import Account, Collection, Item
+from ..errors import Forbidden, NotFound, PaidPlanRequired
+from .core import StoreBase
+from .records import Account, Collection, Item
 
 OWNER, COLLABORATOR, READER = "owner", "collaborator", "reader"
 

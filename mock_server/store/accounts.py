@@ -6,9 +6,9 @@ import hmac
 import re
 import secrets
 
-from mock_server.errors import Conflict, InvalidInput, Unauthorized
-from mock_server.store.core import StoreBase
-from mock_server.store.records import Account, Email
+from ..errors import Conflict, InvalidInput, Unauthorized
+from .core import StoreBase
+from .records import Account, Email
 
 EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 

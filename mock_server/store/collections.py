@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mock_server.errors import Conflict, Forbidden, InvalidInput, NotFound
-from mock_server.store.access import AccessMixin
-from mock_server.store.core import Page, paginate
-from mock_server.store.records import Account, Collection
+from ..errors import Conflict, Forbidden, InvalidInput, NotFound
+from .access import AccessMixin
+from .core import Page, paginate
+from .records import Account, Collection
 
 PAID_COLLECTION_FIELDS = ("archived", "highlighted", "labels", "sort_by", "sort_order", "view_mode")
 _SETTABLE = ("name", "type", "description", "thumbnail", *PAID_COLLECTION_FIELDS)

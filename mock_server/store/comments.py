@@ -7,10 +7,10 @@ owner deletes it, and only the liker takes a like back.
 
 from __future__ import annotations
 
-from mock_server.errors import Conflict, Forbidden, NotFound
-from mock_server.store.access import OWNER
-from mock_server.store.items import ItemsMixin
-from mock_server.store.records import Account, Comment, Notification, Reaction
+from ..errors import Conflict, Forbidden, NotFound
+from .access import OWNER
+from .items import ItemsMixin
+from .records import Account, Comment, Notification, Reaction
 
 
 class CommentsMixin(ItemsMixin):

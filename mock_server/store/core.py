@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any, Generic, TypeVar
 
-from mock_server.errors import InvalidInput
-from mock_server.store.records import (
+from ..errors import InvalidInput
+from .records import (
     Account,
     Collection,
     Comment,
@@ -27,7 +27,7 @@ from mock_server.store.records import (
     Reaction,
     Tag,
 )
-from mock_server.store.text import NAME_WEIGHT, TEXT_WEIGHT, SearchIndex
+from .text import NAME_WEIGHT, TEXT_WEIGHT, SearchIndex
 
 T = TypeVar("T")
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from mock_server.errors import InvalidInput, NotFound
-from mock_server.store.collections import CollectionsMixin, matches_query
-from mock_server.store.core import Page, paginate, unique
-from mock_server.store.records import Account, Collection, Item, Tag
+from ..errors import InvalidInput, NotFound
+from .collections import CollectionsMixin, matches_query
+from .core import Page, paginate, unique
+from .records import Account, Collection, Item, Tag
 
 PAID_ITEM_FIELDS = ("tags",)
 _SETTABLE = (

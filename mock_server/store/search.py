@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from mock_server.errors import InvalidInput
-from mock_server.store.comments import CommentsMixin
-from mock_server.store.core import Page, page_bounds, paginate
-from mock_server.store.items import haversine_m
-from mock_server.store.records import Account, Collection, Comment, Item, Reaction
-from mock_server.store.text import KIND_RANK, KINDS, Entry, Key, terms
+from ..errors import InvalidInput
+from .comments import CommentsMixin
+from .core import Page, page_bounds, paginate
+from .items import haversine_m
+from .records import Account, Collection, Comment, Item, Reaction
+from .text import KIND_RANK, KINDS, Entry, Key, terms
 
 Record = Collection | Item | Comment | Reaction
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from mock_server.errors import NotFound
-from mock_server.store.items import PAID_ITEM_FIELDS, ItemsMixin
-from mock_server.store.records import Account, Item, Tag
+from ..errors import NotFound
+from .items import PAID_ITEM_FIELDS, ItemsMixin
+from .records import Account, Item, Tag
 
 
 class TagsMixin(ItemsMixin):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mock_server.errors import Conflict, Forbidden, InvalidInput, NotFound
-from mock_server.store.access import AccessMixin
-from mock_server.store.records import Account
+from ..errors import Conflict, Forbidden, InvalidInput, NotFound
+from .access import AccessMixin
+from .records import Account
 
 Members = list[tuple[Account, str]]  # (user, kind)
 

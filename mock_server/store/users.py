@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mock_server.errors import Conflict, NotFound
-from mock_server.store.accounts import AccountsMixin
-from mock_server.store.records import Account, Email
-from mock_server.store.teams import TeamsMixin
+from ..errors import Conflict, NotFound
+from .accounts import AccountsMixin
+from .records import Account, Email
+from .teams import TeamsMixin
 
 PAID_USER_FIELDS = ("custom_domain", "labels", "sort_by", "sort_order", "view_mode")
 

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 import uvicorn
 
-from conformance.settings import Settings, User
-from fixtures import generate
-from mock_server.app import create_app
-from mock_server.store import Store
+from csapi.conformance.settings import Settings, User
+from csapi.fixtures import generate
+from csapi.mock_server.app import create_app
+from csapi.mock_server.store import Store
 
 API_KEY = "conform-key"
 

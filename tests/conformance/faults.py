@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from conformance.settings import User
+from csapi.conformance.settings import User
 
 Asgi = Callable[[dict, Callable, Callable], Awaitable[None]]
 CONTRACT, BEHAVIOUR, ACCESS = "contract", "behaviour", "access"

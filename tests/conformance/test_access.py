@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from conformance.results import FAIL, PASS, SKIP, Outcome, summary
-from conformance.runner import Verdict, run_checks
-from conformance.settings import Settings, User
-from conformance.target import Target
+from csapi.conformance.results import FAIL, PASS, SKIP, Outcome, summary
+from csapi.conformance.runner import Verdict, run_checks
+from csapi.conformance.settings import Settings, User
+from csapi.conformance.target import Target
 from tests.conformance.conftest import API_KEY, Live, live_mock
 
 ACCESS = ("access",)

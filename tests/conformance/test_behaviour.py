@@ -14,15 +14,15 @@ from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
-import conformance.behaviour  # noqa: F401  # registers the layer's checks
-from conformance import runner
-from conformance.registry import REGISTRY, RunContext
-from conformance.results import FAIL, PASS, SKIP, Outcome, Results
-from conformance.target import Target
-from fixtures import generate
-from mock_server.app import create_app
-from mock_server.store import Store
-from openapi import document
+import csapi.conformance.behaviour  # noqa: F401  # registers the layer's checks
+from csapi.conformance import runner
+from csapi.conformance.registry import REGISTRY, RunContext
+from csapi.conformance.results import FAIL, PASS, SKIP, Outcome, Results
+from csapi.conformance.target import Target
+from csapi.fixtures import generate
+from csapi.mock_server.app import create_app
+from csapi.mock_server.store import Store
+from csapi.openapi import document
 from tests.conformance.conftest import API_KEY, Live, live_mock, serve_app
 
 Asgi = Callable[[dict, Callable, Callable], Awaitable[None]]

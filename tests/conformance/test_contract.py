@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from conformance.contract import contract
-from conformance.registry import REGISTRY, RunContext
-from conformance.results import ERROR, FAIL, PASS, Outcome, Results
-from conformance.target import Target
-from openapi import document
+from csapi.conformance.contract import contract
+from csapi.conformance.registry import REGISTRY, RunContext
+from csapi.conformance.results import ERROR, FAIL, PASS, Outcome, Results
+from csapi.conformance.target import Target
+from csapi.openapi import document
 from tests.conformance.conftest import Live, live_mock
 
 Change = Callable[[int, list[tuple[bytes, bytes]], bytes], tuple[int, list[tuple[bytes, bytes]], bytes]]

@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from conformance.results import FAIL, PASS, SKIP
-from conformance.runner import Verdict, run_checks
-from conformance.settings import Settings
-from conformance.target import Target
+from csapi.conformance.results import FAIL, PASS, SKIP
+from csapi.conformance.runner import Verdict, run_checks
+from csapi.conformance.settings import Settings
+from csapi.conformance.target import Target
 from tests.conformance.conftest import Live, live_mock
 from tests.conformance.faults import FAULTS, Asgi, World
 

@@ -3,7 +3,7 @@
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from conformance.results import (
+from csapi.conformance.results import (
     FAIL,
     PASS,
     SKIP,
@@ -15,7 +15,7 @@ from conformance.results import (
     write_junit,
     write_report,
 )
-from conformance.target import Exchange
+from csapi.conformance.target import Exchange
 
 EXCHANGE = Exchange(
     method="GET",

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli import main
-from conformance.runner import EXIT_UNREACHABLE, run
-from conformance.settings import Settings, User
+from csapi.cli import main
+from csapi.conformance.runner import EXIT_UNREACHABLE, run
+from csapi.conformance.settings import Settings, User
 from tests.conformance.conftest import API_KEY, Live
 
 

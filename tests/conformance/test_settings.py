@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.settings import QUICK_MAX_EXAMPLES, UsageError, User, load_settings
+from csapi.conformance.settings import QUICK_MAX_EXAMPLES, UsageError, User, load_settings
 
 BASE = {"base_url": "http://127.0.0.1:8000/", "api_key": "k", "users": ("1:tok",)}
 

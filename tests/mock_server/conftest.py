@@ -21,10 +21,10 @@ from typing import Any
 import httpx
 import pytest
 
-from fixtures import generate
-from mock_server.app import create_app
-from mock_server.store import Store
-from mock_server.store.records import Account
+from csapi.fixtures import generate
+from csapi.mock_server.app import create_app
+from csapi.mock_server.store import Store
+from csapi.mock_server.store.records import Account
 
 API_KEY = "test-key"
 START = datetime(2026, 11, 21, 12, 0, 0, tzinfo=UTC)

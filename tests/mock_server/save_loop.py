@@ -10,8 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from mock_server.serve import save_state
-from mock_server.store import Store
+from csapi.mock_server.serve import save_state
+from csapi.mock_server.store import Store
 
 
 def main(state: Path, a: Path, b: Path) -> None:

@@ -24,8 +24,8 @@ def free_port() -> int:
 
 
 def csapi(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run `csapi ARGS` to its end (python -m cli: the same entry point as the console script)."""
-    command = [sys.executable, "-m", "cli", *args]
+    """Run `csapi ARGS` to its end (python -m csapi: the same entry point as the console script)."""
+    command = [sys.executable, "-m", "csapi", *args]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=_env())
 
 
@@ -40,7 +40,7 @@ class Served:
         """`verify(banner)` gives httpx's `verify` from what serve printed (e.g. its CA)."""
         self.port = free_port()
         self.base_url = f"{scheme}://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "cli", "serve", "--port", str(self.port), *args]
+        command = [sys.executable, "-m", "csapi", "serve", "--port", str(self.port), *args]
         self.process = subprocess.Popen(
             command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env()
         )

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from mock_server.app import create_app
+from csapi.mock_server.app import create_app
 from tests.mock_server.conftest import API_KEY, FREE, PRO, STRANGER, TEAM, Api, World, basic
 from tests.mock_server.test_app import assert_error
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from mock_server.app import create_app
+from csapi.mock_server.app import create_app
 from tests.mock_server.conftest import (  # noqa: F401  (assert_error re-exported for other tests)
     API_KEY,
     FREE,

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from mock_server.app import create_app
-from mock_server.cache import ReadCache
-from mock_server.store import Store
+from csapi.mock_server.app import create_app
+from csapi.mock_server.cache import ReadCache
+from csapi.mock_server.store import Store
 from tests.mock_server.conftest import API_KEY, FREE, PRO, Api, World, auth_headers
 
 

@@ -22,9 +22,9 @@ import pytest
 import uvicorn
 
 from benchmarks.workload import Ledger, prepare, run_clients, verify
-from fixtures import generate
-from mock_server.app import create_app
-from mock_server.store import Store
+from csapi.fixtures import generate
+from csapi.mock_server.app import create_app
+from csapi.mock_server.store import Store
 
 API_KEY = "concurrency-key"
 CLIENTS = 32

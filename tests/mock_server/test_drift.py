@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli import main
-from mock_server.drift import check_drift
-from openapi import DOCUMENT_PATH
-from openapi.diff import parse
+from csapi.cli import main
+from csapi.mock_server.drift import check_drift
+from csapi.openapi import DOCUMENT_PATH
+from csapi.openapi.diff import parse
 
 
 def _edited(tmp_path: Path, edit: Any) -> Path:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from mock_server.app import MAX_BODY_BYTES
+from csapi.mock_server.app import MAX_BODY_BYTES
 from tests.mock_server.conftest import PRO, TEAM, Api, World, assert_error, auth_headers
 
 BIG = 2**64  # beyond int64

@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
-from mock_server.store import Store
-from openapi import document
+from csapi.mock_server.store import Store
+from csapi.openapi import document
 from tests.mock_server.conftest import API_KEY, START, Clock, assert_error, auth_headers, empty_data
 
 OWNER, COLLAB, STRANGER, TEAM, MANAGER, MEMBER, EXTRA, INVITEE = 1, 2, 3, 4, 5, 6, 7, 8

@@ -45,9 +45,9 @@ from schemathesis.core.jsonschema import make_validator
 from schemathesis.generation.stateful import run_state_machine_as_test
 from schemathesis.openapi.checks import EnsureResourceAvailability, RejectedPositiveData
 
-from fixtures import generate
-from mock_server.app import create_app
-from mock_server.store import Store
+from csapi.fixtures import generate
+from csapi.mock_server.app import create_app
+from csapi.mock_server.store import Store
 
 SEED = 20261121
 API_KEY = "schemathesis-test-key"

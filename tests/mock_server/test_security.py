@@ -20,12 +20,12 @@ import pytest
 import trustme
 from click.testing import CliRunner
 
-import cli
-from mock_server import app as app_module
-from mock_server import serve
-from mock_server.app import MAX_BODY_BYTES
-from mock_server.serve import ServeOptions, bind_warning, build, is_loopback, load_state
-from mock_server.store import Store
+from csapi import cli
+from csapi.mock_server import app as app_module
+from csapi.mock_server import serve
+from csapi.mock_server.app import MAX_BODY_BYTES
+from csapi.mock_server.serve import ServeOptions, bind_warning, build, is_loopback, load_state
+from csapi.mock_server.store import Store
 from tests.mock_server.conftest import API_KEY, FREE, PRO, TEAM, World, auth_headers, basic, empty_data
 from tests.mock_server.served import Served
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import cli
-from mock_server import serve
-from mock_server.serve import ServeOptions, StateFileError, build, load_state, save_state
+from csapi import cli
+from csapi.mock_server import serve
+from csapi.mock_server.serve import ServeOptions, StateFileError, build, load_state, save_state
 from tests.mock_server.conftest import PRO, World, basic
 
 

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import cli
-from fixtures import generate
-from mock_server import serve
-from mock_server.serve import (
+from csapi import cli
+from csapi.fixtures import generate
+from csapi.mock_server import serve
+from csapi.mock_server.serve import (
     ServeOptions,
     StateFileError,
     StateKeeper,
@@ -33,7 +33,7 @@ from mock_server.serve import (
     save_state,
     temporaries,
 )
-from mock_server.store import Store
+from csapi.mock_server.store import Store
 from tests.mock_server.served import ROOT, Served, csapi
 
 

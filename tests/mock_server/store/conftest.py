@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from mock_server.store import Store
-from mock_server.store.records import Account
+from csapi.mock_server.store import Store
+from csapi.mock_server.store.records import Account
 from tests.mock_server.conftest import FREE, PRO, STRANGER, TEAM, Clock, empty_data
 
 

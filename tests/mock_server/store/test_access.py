@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mock_server.errors import Forbidden, NotFound, PaidPlanRequired, Unauthorized
-from mock_server.store.access import COLLABORATOR, OWNER, PERMISSIONS, READER
+from csapi.mock_server.errors import Forbidden, NotFound, PaidPlanRequired, Unauthorized
+from csapi.mock_server.store.access import COLLABORATOR, OWNER, PERMISSIONS, READER
 from tests.mock_server.conftest import World
 
 

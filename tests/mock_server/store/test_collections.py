@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mock_server.errors import Conflict, Forbidden, InvalidInput, NotFound, PaidPlanRequired
-from mock_server.store.access import COLLABORATOR, OWNER
+from csapi.mock_server.errors import Conflict, Forbidden, InvalidInput, NotFound, PaidPlanRequired
+from csapi.mock_server.store.access import COLLABORATOR, OWNER
 from tests.mock_server.conftest import FREE, PRO, START, STRANGER, TEAM, World
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mock_server.errors import Conflict, Forbidden, NotFound
-from mock_server.store import Store
-from mock_server.store.records import Item
+from csapi.mock_server.errors import Conflict, Forbidden, NotFound
+from csapi.mock_server.store import Store
+from csapi.mock_server.store.records import Item
 from tests.mock_server.conftest import FREE, PRO, STRANGER, TEAM, Clock
 
 

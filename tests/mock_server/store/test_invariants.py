@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from mock_server.store import Store
-from mock_server.store.records import Account, Reaction, Tag
+from csapi.mock_server.store import Store
+from csapi.mock_server.store.records import Account, Reaction, Tag
 from tests.mock_server.conftest import FREE, STRANGER, TEAM, World
 
 

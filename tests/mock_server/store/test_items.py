@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from mock_server.errors import Forbidden, InvalidInput, NotFound
-from mock_server.store import ItemFilter, parse_near
-from mock_server.store.items import haversine_m, is_url, mime_of
+from csapi.mock_server.errors import Forbidden, InvalidInput, NotFound
+from csapi.mock_server.store import ItemFilter, parse_near
+from csapi.mock_server.store.items import haversine_m, is_url, mime_of
 from tests.mock_server.conftest import LISBON, PORTO, World
 
 EARTH_RADIUS_M = 6_371_008.8

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mock_server.errors import InvalidInput
-from mock_server.store import paginate
-from mock_server.store.core import DEFAULT_PER_PAGE, MAX_PER_PAGE
+from csapi.mock_server.errors import InvalidInput
+from csapi.mock_server.store import paginate
+from csapi.mock_server.store.core import DEFAULT_PER_PAGE, MAX_PER_PAGE
 from tests.mock_server.conftest import World
 
 ENTRIES = list(range(1, 251))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures import generate
-from mock_server.errors import InvalidInput
-from mock_server.store import Store
-from mock_server.store.text import KINDS, NAME_WEIGHT, TEXT_WEIGHT, SearchIndex, terms
+from csapi.fixtures import generate
+from csapi.mock_server.errors import InvalidInput
+from csapi.mock_server.store import Store
+from csapi.mock_server.store.text import KINDS, NAME_WEIGHT, TEXT_WEIGHT, SearchIndex, terms
 from tests.mock_server.conftest import FREE, PRO, STRANGER, Clock
 
 A, B, C = ("item", 1), ("item", 2), ("comment", 1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mock_server.errors import Conflict, InvalidInput, NotFound, PaidPlanRequired
-from mock_server.store import Store
+from csapi.mock_server.errors import Conflict, InvalidInput, NotFound, PaidPlanRequired
+from csapi.mock_server.store import Store
 from tests.mock_server.conftest import FREE, PRO, STRANGER, TEAM, Clock
 
 

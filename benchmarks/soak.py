@@ -10,7 +10,7 @@ read for READ_ONLY seconds, when the RSS must stay put. At the end it checks tha
 acknowledged write is in GET /__mock__/snapshot and every count the API gives equals a
 recount of it.
 
-Deletion is soft (DESIGN.md): a deleted item stays in the state, so the data grows with
+Deletion is soft (docs/design.md): a deleted item stays in the state, so the data grows with
 what was ever created even when the live data does not. To tell that from a leak, the
 snapshots taken after the warm-up and at the end are each loaded into a Store in a fresh
 process, and the growth of the server's RSS is set against the growth of the memory those

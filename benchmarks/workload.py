@@ -33,7 +33,7 @@ import httpx
 TAGS = ("red", "green", "blue", "Blue", "travel", "food")
 WORDS = ("harbour", "tram", "bridge", "market", "river", "tile", "garden", "station")
 CAP_PER_COLLECTION = 40  # live items per collection the clients aim at (beyond it they delete more)
-PAGE = 100  # the largest page (DESIGN.md), for reading a whole collection in few calls
+PAGE = 100  # the largest page (docs/design.md), for reading a whole collection in few calls
 _ONE_THING = re.compile(r"^/v1/(items|tags|comments|reactions)/(\d+)")
 
 
@@ -572,7 +572,7 @@ class Recount:
         return dict(counts)
 
     def accessible(self, user_id: int) -> list[dict[str, Any]]:
-        """Owned, shared with, or reached through a team (DESIGN.md, visibility)."""
+        """Owned, shared with, or reached through a team (docs/design.md, visibility)."""
         teams = {a["id"] for a in self.accounts.values() if str(user_id) in a["members"]}
         mine = {user_id} | teams
         return [

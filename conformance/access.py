@@ -12,7 +12,7 @@ change nothing even if wrongly accepted (the team's own name, the member's own k
 existing member, a non-member), and anything a faulty server did change is put back.
 
 Statuses: 401 for missing or wrong credentials; outside --strict an invisible thing may be a
-403 or a 404 and a refusal any 4xx; --strict demands DESIGN.md's 404 and 403, the
+403 or a 404 and a refusal any 4xx; --strict demands docs/design.md's 404 and 403, the
 WWW-Authenticate header and error body of a 401, and the permissions objects.
 """
 
@@ -37,13 +37,13 @@ UNKNOWN_USER_ID = 2**31 - 7
 
 RULE_KEY = "spec 5.1: every request carries a valid API key in X-API-Key"
 RULE_BASIC = "spec 5.3: user authentication by HTTP Basic, the user id and the user's auth token"
-RULE_401 = "DESIGN status codes: a 401 has WWW-Authenticate: Basic and the message object"
-RULE_PRIVATE = "spec 1, DESIGN visibility: a private collection is for its owner and collaborators"
-RULE_PUBLIC = "DESIGN visibility: public is readable by any authenticated user, writable by no reader"
-RULE_SHAREABLE = "spec 4.2 shareable, DESIGN visibility: a shareable item is readable by any user"
-RULE_COLLABORATOR = "spec 1, 4.1: collaborators share a collection; DESIGN visibility"
+RULE_401 = "design.md, status codes: a 401 has WWW-Authenticate: Basic and the message object"
+RULE_PRIVATE = "spec 1, design.md, visibility: a private collection is for its owner and collaborators"
+RULE_PUBLIC = "design.md, visibility: public is readable by any authenticated user, writable by no reader"
+RULE_SHAREABLE = "spec 4.2 shareable, design.md, visibility: a shareable item is readable by any user"
+RULE_COLLABORATOR = "spec 1, 4.1: collaborators share a collection; design.md, visibility"
 RULE_MANAGERS = "spec 4.3, 5.5: managers-only endpoints require a manager of the team (403)"
-RULE_PERMISSIONS = "DESIGN permissions object"
+RULE_PERMISSIONS = "design.md, permissions object"
 
 OWNER_PERMISSIONS = {"admin": True, "edit": True, "share": True, "leave": False, "delete": True}
 COLLABORATOR_PERMISSIONS = {"admin": False, "edit": True, "share": True, "leave": True, "delete": False}
@@ -761,7 +761,7 @@ def collaborator_gains_access(ctx: RunContext) -> None:
         expect(
             item in listed, f"GET /v1/items?collection_id={collection} as the collaborator misses item {item}"
         )
-        if ctx.settings.strict:  # DESIGN collaborators: the plain list includes shared collections
+        if ctx.settings.strict:  # design.md, collaborators: the plain list includes shared collections
             found = any(
                 isinstance(e, dict) and e.get("id") == collection
                 for _, entries in _pages(ctx.target, "/v1/collections", stranger, {"sort": "recent"})

@@ -8,7 +8,7 @@ Two kinds of checks, each named by the operation it is about:
   step breaks one, a single failure for that property with the request that showed it;
 - targeted example checks: read back, paging, filters, order, moves, copies, stacks, counts.
 
-Only what the spec itself states is required; DESIGN.md's gap choices (a deleted item's GET
+Only what the spec itself states is required; docs/design.md's gap choices (a deleted item's GET
 is a 404, default and maximum page sizes, ...) are separate checks that run with --strict.
 Everything is made with the run's prefix, registered for cleanup, and nothing the run did
 not create is changed. Under --read-only this layer does nothing (every check writes).
@@ -51,7 +51,7 @@ class Prop:
     operation: str
     name: str
     rule: str
-    strict: bool = False  # a gap choice of DESIGN.md: checked only with --strict
+    strict: bool = False  # a gap choice of docs/design.md: checked only with --strict
     paid: bool = False  # needs tags, a paid-plan field
 
 
@@ -59,30 +59,30 @@ _R_CREATE = "spec 4.2 Create an item (201, Item) and Get an item: the fields sen
 _R_ONE = "spec 4.1/4.2: Get a collection / Get an item answers the resource given as an array of one"
 _R_UPDATE = "spec 4.2 Update an item (200, Item): the change persists, a later GET shows it"
 _R_GONE = "spec 4.2 Delete an item, spec 2.2 deleted_at: a deleted item is no longer served by get or lists"
-_R_404 = "DESIGN.md deleted items: the GET of a deleted item answers 404"
+_R_404 = "docs/design.md deleted items: the GET of a deleted item answers 404"
 _R_STACK = (
     "spec 2.2 parent_id is the parent stack; spec 4.2 Get an item include=stack_items lists its children"
 )
 _R_STACK_DELETE = "spec 4.2 Delete an item: delete_items true on a stack also deletes its child items"
-_R_ORPHANS = "DESIGN.md stacks: deleting a stack without delete_items moves its children to top level"
+_R_ORPHANS = "docs/design.md stacks: deleting a stack without delete_items moves its children to top level"
 _R_MOVE = "spec 4.2 Update multiple items, spec 3: PUT items with collection_id moves the items there"
 _R_UPDATE_ITEMS = (
     "spec 4.1 Update items: collection_id transfers the items, parent_id stacks them into a stack, "
     "tags adds tags; spec 3 transitions"
 )
-_R_STACK_MOVES = "DESIGN.md moving items: a stack moves with its children"
+_R_STACK_MOVES = "docs/design.md moving items: a stack moves with its children"
 _R_ORDER = (
     "spec 4.1 Update items order: item ids in the new order; spec 2.2 sort: position within the collection"
 )
 _R_ORDER_LIST = (
-    "DESIGN.md ordering: the listed items come first in that order, the others after them as they "
+    "docs/design.md ordering: the listed items come first in that order, the others after them as they "
     "were; a manual collection lists by sort"
 )
 _R_COPY = (
     "spec 4.2 Copy items: copies the items including tags and metadata; comments are not copied; "
     "without collection_id the copy goes into the current collection"
 )
-_R_COPY_STACK = "DESIGN.md copying a stack copies its children into the new stack"
+_R_COPY_STACK = "docs/design.md copying a stack copies its children into the new stack"
 _R_PAGES = (
     "spec 8: lists are paged with page and per_page; spec 4: X-Total-Count carries the total number "
     "of entries"
@@ -149,13 +149,13 @@ P_EMBED = Prop(
 P_SEARCH_FINDS = Prop(
     "search.search",
     "a live item is found by a word of its name",
-    "spec 4.9: search covers items (found at once: DESIGN.md)",
+    "spec 4.9: search covers items (found at once: docs/design.md)",
     strict=True,
 )
 P_UNSTACKED = Prop(
     "items.update_multiple_items",
     "a child moved without its stack goes to top level",
-    "DESIGN.md moving items: a child moved without its stack goes to top level",
+    "docs/design.md moving items: a child moved without its stack goes to top level",
     strict=True,
 )
 P_TAG_NEW = Prop("tags.create_tag", "a created tag is listed with the item's tags", _R_TAG, paid=True)
@@ -656,7 +656,7 @@ class BehaviourMachine(RuleBasedStateMachine):
 
     def scope(self, items: list[Model], exact: bool = False) -> tuple[set[int], set[int]]:
         """What a list of these items must hold and may hold: stack children are listed by
-        List items in DESIGN.md (--strict); the spec itself only makes top-level items certain."""
+        List items in docs/design.md (--strict); the spec itself only makes top-level items certain."""
         every = {m.id for m in items}
         if exact or self.s.strict:
             return every, every
@@ -1406,7 +1406,7 @@ def deleted_collection_is_gone(ctx: RunContext) -> None:
     LAYER,
     "collections.delete_collection",
     "a deleted collection's GET is 404, its items go with it",
-    "DESIGN.md: an unknown id is a 404; deleting a collection soft-deletes its items",
+    "docs/design.md: an unknown id is a 404; deleting a collection soft-deletes its items",
     strict=True,
 )
 def deleted_collection_404(ctx: RunContext) -> None:
@@ -1473,7 +1473,7 @@ def archived_are_listed(ctx: RunContext) -> None:
             cid in _collection_ids(s, {"status": "archived"}),
             f"the archived collection {cid} is not listed under status=archived",
         )
-        if ctx.settings.strict:  # DESIGN.md: archived ones appear only under status=archived
+        if ctx.settings.strict:  # docs/design.md: archived ones appear only under status=archived
             s.expect(cid not in _collection_ids(s), f"the archived collection {cid} is in the default list")
         s.call("PUT", f"/v1/collections/{cid}", json_body={"archived": False})
         s.expect(
@@ -1632,7 +1632,7 @@ def items_pages(ctx: RunContext) -> None:
     LAYER,
     "items.list_items",
     "a page past the end is empty",
-    "DESIGN.md paging: a page past the end is an empty array",
+    "docs/design.md paging: a page past the end is an empty array",
     strict=True,
 )
 def page_past_end(ctx: RunContext) -> None:
@@ -1648,7 +1648,7 @@ def page_past_end(ctx: RunContext) -> None:
 
 
 @check(
-    LAYER, "items.list_items", "per_page defaults to 24", "DESIGN.md paging: default per_page 24", strict=True
+    LAYER, "items.list_items", "per_page defaults to 24", "design.md, paging: per_page 24", strict=True
 )
 def default_page_size(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -1667,7 +1667,7 @@ def default_page_size(ctx: RunContext) -> None:
     LAYER,
     "items.list_items",
     "per_page above 100 is clamped to 100",
-    "DESIGN.md paging: per_page larger than 100 is clamped to 100",
+    "docs/design.md paging: per_page larger than 100 is clamped to 100",
     strict=True,
 )
 def clamped_page_size(ctx: RunContext) -> None:
@@ -1720,7 +1720,7 @@ def items_filters(ctx: RunContext) -> None:
         cid, m = _filter_world(s, paid=False)
         top = [m["text"], m["link"], m["stack"]]
         every = [*top, m["other"], m["child"]]
-        exact = ctx.settings.strict  # DESIGN.md: stack children are listed too
+        exact = ctx.settings.strict  # docs/design.md: stack children are listed too
 
         def upto(items: list[dict]) -> list[dict]:
             return items if exact else [i for i in items if i in top]
@@ -1763,7 +1763,7 @@ def items_tags_filter(ctx: RunContext) -> None:
         _, m = _filter_world(s, paid=True)
         fa, fb = ctx.target.name("fa"), ctx.target.name("fb")
         _expect_listed(s, {"tags": fa}, [m["text"], m["link"]], [m["text"], m["link"]])
-        both = [m["link"]] if ctx.settings.strict else [m["text"], m["link"]]  # DESIGN.md: every tag
+        both = [m["link"]] if ctx.settings.strict else [m["text"], m["link"]]  # docs/design.md: every tag
         _expect_listed(s, {"tags": [fa, fb]}, [m["link"]], both)
 
 
@@ -1987,7 +1987,7 @@ def stack_delete(ctx: RunContext) -> None:
                         got.status == 200,
                         f"child {kid} of a stack deleted without delete_items answered {got.status}",
                     )
-                    if ctx.settings.strict:  # DESIGN.md: they move to top level
+                    if ctx.settings.strict:  # docs/design.md: they move to top level
                         parent = s.body(got, list)[0].get("parent_id")
                         s.expect(parent is None, f"child {kid} of the deleted stack has parent_id {parent}")
 

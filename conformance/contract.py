@@ -17,7 +17,7 @@ invalid update the server takes anyway is undone. Names and addresses the run cr
 with the run's prefix, and every 201 is registered for the runner's cleanup. Under
 --read-only only GET operations run, on ids read from the lists, with no stateful phase.
 
-Outside --strict a server is not failed for what only DESIGN.md chose where the spec is
+Outside --strict a server is not failed for what only docs/design.md chose where the spec is
 silent: any 4xx is an acceptable error status, and error bodies and their content type are
 not checked. With --strict, errors must have a documented status and the `{code, message}` body.
 """
@@ -65,7 +65,7 @@ MESSAGE_CHARS = 700
 
 # ---------------------------------------------------------------------------- the checks
 RULES: dict[str, str] = {
-    "not_a_server_error": "DESIGN.md: never a 5xx, whatever the input",
+    "not_a_server_error": "docs/design.md: never a 5xx, whatever the input",
     "status_code_conformance": "the status is one the document declares for the operation",
     "content_type_conformance": "the Content-Type is one the document declares for the status",
     "response_headers_conformance": (
@@ -144,7 +144,7 @@ BODY_KINDS = {
     "id": "account",
     "user_id": "owner",
 }
-# DESIGN.md: a team cannot be a member of a team (400), so a new member is one of the given users
+# docs/design.md: a team cannot be a member of a team (400), so a new member is one of the given users
 BODY_KINDS_OF = {"teams.add_team_member": {**BODY_KINDS, "id": "user"}}
 # Updates of things the run did not create: a valid body is mapped onto the current values.
 NO_OP_UPDATES = {"users.update_current_user", "teams.update_team"}
@@ -160,7 +160,7 @@ DELETE_ORDER = ("reaction", "comment", "tag", "email", "member", "account", "ite
 
 
 def _semantic_400(operation_id: str, case: Any) -> bool:
-    """Rules of the spec and DESIGN.md that no schema says, so input the schema allows may break them.
+    """Rules of the spec and docs/design.md that no schema says, so input the schema allows may break them.
 
     Read from the request only (black-box): two query parameters that go together, a search
     without a term, a parent that must be a stack of the same collection, child ids only for
@@ -545,7 +545,7 @@ class ContractRun:
         self.findings.setdefault((operation_id, name), Finding(message, rule or RULES[name], exchange))
 
     def _applies(self, name: str, response: Response) -> bool:
-        # outside --strict any 4xx is a reasonable error, whatever its body (DESIGN.md, settled gaps)
+        # outside --strict any 4xx is a reasonable error, whatever its body (docs/design.md, settled gaps)
         return self.strict or not 400 <= response.status_code < 500 or name not in SKIPPED_OUTSIDE_STRICT
 
     def _excused(self, operation_id: str, name: str, case: Any, response: Response) -> bool:
@@ -672,7 +672,7 @@ class ContractRun:
         if not challenge:
             message = "a 401 without the WWW-Authenticate header (RFC 9110 11.6.1: the challenge is required)"
         elif self.strict and not challenge[0].lower().startswith("basic"):
-            message = f"the 401's challenge is {challenge[0]!r}, not Basic (DESIGN.md, status codes)"
+            message = f"the 401's challenge is {challenge[0]!r}, not Basic (docs/design.md, status codes)"
         else:
             return
         self._found(operation_id, "response_headers_conformance", message, exchange_of(response))
@@ -1068,7 +1068,7 @@ def _template_of(path: str, ids: dict[tuple[str, str], str]) -> str:
 
 
 def _valid_as_form(case: Any, response: Response) -> bool:
-    """The invalid body is valid as the form that was sent reads (DESIGN.md, request encoding).
+    """The invalid body is valid as the form that was sent reads (docs/design.md, request encoding).
 
     A form carries text only, so many violations do not survive the encoding: the integer 0
     in a boolean field travels as "0" (false), false in a text field as the text "false", null

@@ -2,7 +2,7 @@
 
 A check names its layer, the operation it is about (an operationId of the document), what
 it checks and the spec rule it stands for. The runner picks checks by --include/--exclude
-(operationIds or tags), leaves out writing checks under --read-only and DESIGN.md's gap
+(operationIds or tags), leaves out writing checks under --read-only and docs/design.md's gap
 choices unless --strict, and skips checks that need more users than were given.
 """
 
@@ -43,7 +43,7 @@ class Check:
     rule: str
     func: Callable[[RunContext], None]
     writes: bool = True  # creates, changes or deletes data on the target
-    strict: bool = False  # checks a gap choice of DESIGN.md, only with --strict
+    strict: bool = False  # checks a gap choice of docs/design.md, only with --strict
     users: int = 1  # how many --user credentials it needs
     records_own: bool = False  # records its own outcomes (e.g. the schemathesis layer)
 

@@ -1,4 +1,4 @@
-"""The mock-only admin API under /__mock__/ (DESIGN.md): no auth, off with `serve --no-admin`.
+"""The mock-only admin API under /__mock__/ (docs/design.md): no auth, off with `serve --no-admin`.
 
 Client tests use it to learn credentials, reset or snapshot the state, create users and
 read the notifications the mock recorded instead of sending them.

@@ -2,7 +2,7 @@
 
 The store raises them (they hold no HTTP machinery, only the status number the
 document declares); `mock_server.app` renders every one of them in one place as the
-message object `{"code", "message"}` of DESIGN.md.
+message object `{"code", "message"}` of docs/design.md.
 """
 
 from __future__ import annotations

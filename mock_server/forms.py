@@ -1,6 +1,6 @@
 """Form bodies (urlencoded and multipart), as the official clients send them, turned into JSON.
 
-DESIGN.md (request encoding): every body is also accepted as a form. Connexion types form
+docs/design.md (request encoding): every body is also accepted as a form. Connexion types form
 fields only for flat schemas (not the document's allOf/oneOf ones), so the guard turns a
 form into the JSON body it stands for before connexion sees it, typed by the operation's
 JSON schema: `tags[]=a&tags[]=b`, `tags=a&tags=b` and `tags=a,b` are arrays,

@@ -5,7 +5,7 @@
 - A body without a Content-Type is a 415 (connexion passed its raw bytes on, into a 500).
 - A query parameter that takes one value, given twice, is a 400.
 - Array query parameters also arrive as `tags[]=a` and `tags=a,b` from older clients
-  (DESIGN.md, request encoding); they are rewritten to the documented `tags=a&tags=b`.
+  (docs/design.md, request encoding); they are rewritten to the documented `tags=a&tags=b`.
 - Every error answer is the `{code, message}` body, with `WWW-Authenticate` on a 401 and
   the full `Allow` list on a 405 (connexion lists one method).
 - A JSON body nested deeper than MAX_DEPTH is a 400 (it recursed into a 500).

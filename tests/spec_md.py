@@ -17,7 +17,7 @@ from pathlib import Path
 SPEC_PATH = Path(__file__).resolve().parents[1] / "spec" / "api-spec.md"
 SPEC_TYPES = ("Integer", "String", "Boolean", "Number", "Timestamp", "URL", "Object", "Array")
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")
-# Section 5 names "an endpoint at /auth" but no method; DESIGN.md (settled gaps) fixes POST /v1/auth.
+# Section 5 names "an endpoint at /auth" but no method; docs/design.md (settled gaps) fixes POST /v1/auth.
 AUTH_METHOD = "POST"
 
 _TYPE_RE = re.compile(rf"({'|'.join(SPEC_TYPES)})\b( or null)?")

@@ -1,4 +1,4 @@
-"""The fixture sets: deterministic, keeping DESIGN.md's guarantees, consistent, loadable by the mock.
+"""The fixture sets: deterministic, keeping docs/design.md's guarantees, consistent, loadable by the mock.
 
 "large" is generated once per module (about two seconds); every check that runs over all sets
 shares that one copy, so the tests must never change the data they are given.

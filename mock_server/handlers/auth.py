@@ -1,4 +1,4 @@
-"""Handlers of spec 5 (shapes from DESIGN.md): ping and the token exchange."""
+"""Handlers of spec 5 (shapes from docs/design.md): ping and the token exchange."""
 
 from __future__ import annotations
 

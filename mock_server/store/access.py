@@ -1,4 +1,4 @@
-"""Who may see and do what (DESIGN.md: visibility, permissions object).
+"""Who may see and do what (docs/design.md: visibility, permissions object).
 
 A caller's role on a collection decides everything: `owner` (the owner, or a manager of
 the owning team), `collaborator` (a collaborator, a member of a collaborating team, or a
@@ -83,7 +83,7 @@ class AccessMixin(StoreBase):
 
     @staticmethod
     def require_paid(caller: Account, body: dict, paid_fields: tuple[str, ...]) -> None:
-        """402 when a free account sends a paid-only field (DESIGN.md)."""
+        """402 when a free account sends a paid-only field (docs/design.md)."""
         sent = [name for name in paid_fields if name in body]
         if sent and not caller.paid:
             names = ", ".join(sent)

@@ -25,7 +25,7 @@ class AccountsMixin(StoreBase):
         return account if hmac.compare_digest(account.token.encode(), token.encode()) else None
 
     def authenticate(self, email: str, password: str) -> Account:
-        """POST /v1/auth: the user with this address and password (DESIGN.md, /auth)."""
+        """POST /v1/auth: the user with this address and password (docs/design.md, /auth)."""
         account = self.account_by_email(email)
         if account is None or account.is_team:
             raise Unauthorized("No user has this email address.", code="user_invalid")
@@ -83,7 +83,7 @@ class AccountsMixin(StoreBase):
         self._by_username[username.lower()] = account.id
 
     def dashboard_domain(self, account: Account, host: str) -> str:
-        """The account's custom_domain when set, else <username>.<server host> (DESIGN.md)."""
+        """The account's custom_domain when set, else <username>.<server host> (docs/design.md)."""
         return account.custom_domain or f"{account.username}.{host}"
 
     def account_by_domain(self, domain: str, host: str) -> Account | None:

@@ -168,7 +168,7 @@ class CollectionsMixin(AccessMixin):
 
     # ------------------------------------------------------------------ collaborators
     def list_collaborators(self, caller: Account, collection_id: int) -> list[tuple[Account, str, bool]]:
-        """(account, kind, is_subscribed), the owner first with kind owner (DESIGN.md)."""
+        """(account, kind, is_subscribed), the owner first with kind owner (docs/design.md)."""
         return self.collaborators_of(self.visible_collection(caller, collection_id)[0])
 
     def collaborators_of(self, collection: Collection) -> list[tuple[Account, str, bool]]:

@@ -56,7 +56,7 @@ def utcnow() -> datetime:
 
 
 def format_time(value: datetime) -> str:
-    """ISO 8601 in UTC with the Z designator (DESIGN.md, timestamps)."""
+    """ISO 8601 in UTC with the Z designator (docs/design.md, timestamps)."""
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -74,7 +74,7 @@ class Page(Generic[T]):
 
 
 def page_bounds(page: int | None = None, per_page: int | None = None) -> tuple[int, int]:
-    """Paging of DESIGN.md: page from 1, per_page default 24 and clamped to 100; (start, stop)."""
+    """Paging of docs/design.md: page from 1, per_page default 24 and clamped to 100; (start, stop)."""
     page = 1 if page is None else page
     per_page = min(DEFAULT_PER_PAGE if per_page is None else per_page, MAX_PER_PAGE)
     if page < 1 or per_page < 1:

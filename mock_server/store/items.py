@@ -1,6 +1,6 @@
 """Items and stacks (spec 4.2) and the item operations inside a collection (spec 4.1).
 
-Deletion is soft (DESIGN.md): `deleted_at` is set and the item leaves every index, so it
+Deletion is soft (docs/design.md): `deleted_at` is set and the item leaves every index, so it
 disappears from lists, counts and search and its GET is a 404.
 """
 

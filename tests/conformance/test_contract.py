@@ -302,7 +302,7 @@ def test_a_planted_fault_is_found_and_shown_with_a_curl_line(name: str, faulty_r
 
 
 def test_an_error_body_off_the_design_fails_only_in_strict_mode() -> None:
-    """DESIGN.md chose the {code, message} JSON error body; outside --strict any 4xx will do."""
+    """docs/design.md chose the {code, message} JSON error body; outside --strict any 4xx will do."""
     fault = rewrite("GET", r"/v1/items/[^/]+", _plain_400)
     with live_mock(wrap=fault) as live:
         lenient, _ = run_contract(live, quick=True, include=("items.get_item",))

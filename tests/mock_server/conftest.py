@@ -233,7 +233,7 @@ def world(store: Store, clock: Clock) -> World:
 
 
 def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    """The response is the error body `{code, message}` of DESIGN.md with this status and code."""
+    """The response is the error body `{code, message}` of docs/design.md with this status and code."""
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     body = response.json()

@@ -1,4 +1,4 @@
-"""The mock-only admin API under /__mock__/ (DESIGN.md): credentials, reset, new users,
+"""The mock-only admin API under /__mock__/ (docs/design.md): credentials, reset, new users,
 snapshots, recorded notifications; no auth; off with admin=False."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Hostile input (issue 7, part 3): each request gets a 4xx with the `{code, message}` body (or,
-where DESIGN.md says so, a plain answer: an oversized per_page is clamped), never a 5xx, and
+where docs/design.md says so, a plain answer: an oversized per_page is clamped), never a 5xx, and
 the state is exactly as it was. test_app.py already covers a non-UTF-8 JSON body, NaN and
 1e400, malformed JSON, an unknown field, text/plain, page=0 and the body cap through the
 test client; test_schemathesis.py pins 950- and 100000-level nesting and owner_id=2**63.
@@ -34,7 +34,7 @@ def nested(depth: int) -> dict[str, Any]:
 
 # (id, method, path, request arguments, status, code); {trips}, {note}... are the world's ids
 CASES: list[tuple[str, str, str, dict[str, Any], int, str | None]] = [
-    # paging: DESIGN.md clamps per_page to 100 and answers [] past the end, however large
+    # paging: docs/design.md clamps per_page to 100 and answers [] past the end, however large
     ("per_page a million is clamped", "GET", "/v1/items?per_page=1000000", {}, 200, None),
     ("per_page beyond 64 bits is clamped", "GET", f"/v1/items?per_page={BIG}", {}, 200, None),
     ("page beyond 64 bits is past the end", "GET", f"/v1/items?page={BIG}", {}, 200, None),

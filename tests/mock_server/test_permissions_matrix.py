@@ -1,5 +1,5 @@
 """The permission matrix (issue 7, part 4): every operation of the document x six roles, each
-cell one request with the outcome DESIGN.md's rules give (visibility, permissions object,
+cell one request with the outcome docs/design.md's rules give (visibility, permissions object,
 paid fields, teams).
 
 Roles, as (caller, the collection the request aims at):

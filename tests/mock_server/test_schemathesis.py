@@ -213,14 +213,14 @@ def map_body(context: Any, body: Any) -> Any:
     return out
 
 
-# Rules of DESIGN.md that a schema cannot express (they tie two fields together, or a field
+# Rules of docs/design.md that a schema cannot express (they tie two fields together, or a field
 # to the data), so a schema-valid request may break them and get a 400 `invalid_input`.
 # Only these messages excuse a 400 on positive data; any other 400 there is a failure.
 SEMANTIC_400 = re.compile(
     "|".join(
         (
             r"ll and radius go together",  # two query parameters that only make sense together
-            r"parent_id \d+ is not (an item of collection \d+|a stack)",  # stacks (DESIGN.md)
+            r"parent_id \d+ is not (an item of collection \d+|a stack)",  # stacks (docs/design.md)
             r"a stack cannot go into a stack",
             r"only a stack has child items",
             r"items \(child ids\) are only for a stack",
@@ -263,7 +263,7 @@ def _message(response: Any) -> str:
 
 
 def _valid_as_form(case: schemathesis.Case, response: Any) -> bool:
-    """The negative body is valid as the form was sent and the mock reads it (DESIGN.md, request encoding).
+    """The negative body is valid as the form was sent and the mock reads it (design.md, request encoding).
 
     A form carries text only, so some violations do not reach the server: the integer 0 in a
     boolean field travels as "0" (false), the boolean false in a text field as the text
@@ -297,7 +297,7 @@ def _valid_as_form(case: schemathesis.Case, response: Any) -> bool:
 def _invalid_as_split(case: schemathesis.Case, response: Any) -> bool:
     """The valid body is invalid once a form's array texts are split at commas.
 
-    DESIGN.md (request encoding): `tags=a,b` is two tags. So a tag "\\xa0,x" that is fine
+    docs/design.md (request encoding): `tags=a,b` is two tags. So a tag "\\xa0,x" that is fine
     in JSON is, in a form, the blank tag "\\xa0" and "x", and a 400 is the right answer.
     """
     fields, body = _sent_form(response), case.body
@@ -337,7 +337,7 @@ def _sent_form(response: Any) -> dict[str, list[str]] | None:
 
 def _form_readings(texts: list[str]) -> list[Any]:
     """What a field's texts may stand for: an array of the texts split at commas, empty ones
-    dropped (DESIGN.md: `tags=a,b`), typed or not; for one text also a boolean, null, a
+    dropped (docs/design.md: `tags=a,b`), typed or not; for one text also a boolean, null, a
     number, or the JSON object a multipart part holds."""
     parts = [part for text in texts for part in text.split(",") if part != ""]
     readings: list[Any] = [parts, [json.loads(p) if _NUMBER.fullmatch(p) else p for p in parts]]

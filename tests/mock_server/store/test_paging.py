@@ -1,4 +1,4 @@
-"""Paging (DESIGN.md): page from 1, per_page default 24 and clamped to 100, a page past the
+"""Paging (docs/design.md): page from 1, per_page default 24 and clamped to 100, a page past the
 end is empty, the total is counted before paging."""
 
 from __future__ import annotations

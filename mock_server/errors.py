@@ -21,12 +21,6 @@ class ApiError(Exception):
             self.code = code
         self.errors = errors
 
-    def body(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.errors:
-            body["errors"] = self.errors
-        return body
-
 
 class InvalidInput(ApiError):
     status, code = 400, "invalid_input"
@@ -48,17 +42,5 @@ class NotFound(ApiError):
     status, code = 404, "not_found"
 
 
-class MethodNotAllowed(ApiError):
-    status, code = 405, "method_not_allowed"
-
-
 class Conflict(ApiError):
     status, code = 409, "conflict"
-
-
-class PayloadTooLarge(ApiError):
-    status, code = 413, "payload_too_large"
-
-
-class UnsupportedMediaType(ApiError):
-    status, code = 415, "unsupported_media_type"

@@ -23,7 +23,8 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # same YAML, ~7x faster
 def load_document(path: str | Path = DOCUMENT_PATH) -> dict[str, Any]:
     """Parse an OpenAPI document (YAML or JSON) into plain Python data."""
     with open(path, encoding="utf-8") as fh:
-        return yaml.load(fh, Loader=_Loader)  # noqa: S506  # a safe loader, in C when libyaml is there
+        data: dict[str, Any] = yaml.load(fh, Loader=_Loader)  # noqa: S506  # a safe loader (libyaml's if there)
+        return data
 
 
 @cache
@@ -35,7 +36,8 @@ def document() -> dict[str, Any]:
 def load_inventory(path: str | Path = INVENTORY_PATH) -> list[dict[str, str]]:
     """The method+path pairs the spec requires, as [{method, path, name}]."""
     with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)["operations"]
+        operations: list[dict[str, str]] = yaml.safe_load(fh)["operations"]
+        return operations
 
 
 def resolve(node: Any, doc: dict[str, Any] | None = None) -> Any:

@@ -105,7 +105,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 import yaml
@@ -281,7 +281,13 @@ def load_source(source: str, reference: str | Path) -> dict[str, Any]:
         raise SourceError(f"{reference.name} at {revision!r}: {exc}") from exc
 
 
-class _FastLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+if TYPE_CHECKING:
+    _YamlLoader = yaml.SafeLoader  # what mypy checks against: CSafeLoader has the same interface
+else:
+    _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when PyYAML has it
+
+
+class _FastLoader(_YamlLoader):
     yaml_implicit_resolvers = _JsonLikeLoader.yaml_implicit_resolvers
 
 
@@ -921,8 +927,8 @@ class _Differ:
             yield _Placed(_Finding(f"{new.ptr}/deprecated", "deprecated", f"operation {state}"), request, "")
         yield from self._parameters(old, new)
         yield from self._request_body(old, new)
-        for finding in self._responses(old, new):
-            yield _Placed(finding[0], response, finding[1])
+        for finding, context in self._responses(old, new):
+            yield _Placed(finding, response, context)
         for finding in self._security(old, new):
             yield _Placed(finding, request, "security")
 

@@ -31,12 +31,11 @@ import yaml
 from jsonschema.exceptions import UnknownType, ValidationError, relevance
 from jsonschema.validators import validator_for
 from openapi_schema_validator import OAS30Validator
-from openapi_spec_validator import OpenAPIV30SpecValidator
-from openapi_spec_validator.schemas import schema_v30
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
 
 from . import load_inventory
+from .compat.openapi_spec_validator import META_SCHEMA_V30, SemanticValidator
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 MAX_MESSAGE = 300
@@ -204,9 +203,12 @@ class _Context:
         self.uri = path.as_uri()
         self.inventory = inventory
         self._files: dict[str, Any] = {self.uri: document}
-        self.registry: Registry[Any] = Registry(retrieve=self._retrieve).with_resource(
-            self.uri, Resource.opaque(document)
-        )
+        # `type: ignore[call-arg]` here and in `_retrieve`: referencing's attrs classes take the keywords
+        # it documents (`Registry(retrieve=)`, `NoSuchResource(ref=)`), but its stubs (_attrs.pyi) mark
+        # them with pyright's `__dataclass_transform__`, which mypy does not read: to mypy their
+        # `__init__` has no parameters.
+        retrieving: Registry[Any] = Registry(retrieve=self._retrieve)  # type: ignore[call-arg]
+        self.registry = retrieving.with_resource(self.uri, Resource.opaque(document))
 
     def resolve(self, ref: Any) -> tuple[Any, str | None]:
         """(target, None) for a resolvable `$ref` value, else (`_MISSING`, why not)."""
@@ -257,11 +259,11 @@ class _Context:
     def _retrieve(self, uri: str) -> Resource[Any]:
         """Registry hook: other files of a split document, parsed like the main one."""
         if urlparse(uri).scheme != "file":
-            raise NoSuchResource(ref=uri)
+            raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # see __init__
         try:
             return Resource.opaque(self._file(uri))
         except DocumentError as exc:
-            raise NoSuchResource(ref=uri) from exc
+            raise NoSuchResource(ref=uri) from exc  # type: ignore[call-arg]  # see __init__
 
 
 _NAME_MAPS = frozenset(
@@ -427,16 +429,16 @@ def _all_schemas(document: dict[str, Any]) -> Iterator[tuple[Parts, dict[str, An
 def _rule_openapi_spec(context: _Context) -> Iterator[Problem]:
     """openapi-spec-validator's verdict, each error placed at a real pointer into the document.
 
-    Its meta-schema pass reports where in the document; its semantic pass reports relative to
-    the object it was looking at, so `_located` validators prefix those errors with that object's
-    path, and `_real_parts` turns paths that pass through a `$ref` into the referenced location.
+    Its meta-schema pass reports where in the document; its semantic pass (`SemanticValidator`, see
+    compat/openapi_spec_validator.py) reports logical paths from the root, and `_real_parts` turns
+    paths that pass through a `$ref` into the referenced location.
     """
-    validator = _SpecValidator(context.document, base_uri=context.uri)
+    validator = SemanticValidator(context.document, context.uri)
     structural = [_problem_from(context, error) for error in _meta_schema_errors(context.document)]
     yield from structural
     seen = {problem.pointer for problem in structural}
     try:
-        for error in validator.root_validator(validator.schema_path):
+        for error in validator.iter_errors():
             problem = _problem_from(context, error, about_target=True)
             if problem.pointer not in seen:  # the same fault seen by both passes, reported once
                 yield problem
@@ -449,7 +451,7 @@ def _rule_openapi_spec(context: _Context) -> Iterator[Problem]:
 
 def _meta_schema_errors(document: dict[str, Any]) -> Iterator[ValidationError]:
     """The OpenAPI 3.0 meta-schema check, with the pure-Python backend for its detailed context."""
-    yield from validator_for(schema_v30)(schema_v30).iter_errors(document)
+    yield from validator_for(META_SCHEMA_V30)(META_SCHEMA_V30).iter_errors(document)
 
 
 def _problem_from(context: _Context, error: ValidationError, about_target: bool = False) -> Problem:
@@ -513,28 +515,6 @@ def _through_ref(
             break
         node, real = _follow(document, target_parts), list(target_parts)
     return node, real
-
-
-def _located(cls: type) -> type:
-    """A keyword validator whose errors carry the path of the object it was called on."""
-
-    class Located(cls):
-        def __call__(self, *args: Any, **kwargs: Any) -> Iterator[ValidationError]:
-            where = next((arg for arg in args if hasattr(arg, "parts") and hasattr(arg, "read_value")), None)
-            for error in super().__call__(*args, **kwargs):
-                if where is not None and not getattr(error, "_csapi_located", False):
-                    error.path.extendleft(reversed(where.parts))
-                    error._csapi_located = True
-                yield error
-
-    Located.__name__ = f"Located{cls.__name__}"
-    return Located
-
-
-class _SpecValidator(OpenAPIV30SpecValidator):
-    keyword_validators = {
-        name: _located(validator) for name, validator in OpenAPIV30SpecValidator.keyword_validators.items()
-    }
 
 
 # --------------------------------------------------------------------------------------------------

@@ -3,6 +3,11 @@
 A handler only translates HTTP to one store call and back: it gets the request's
 parameters (named as in the document) and a `Ctx` with the store, the caller and the
 views, and returns `(body, status[, headers])`. All behaviour lives in the store.
+
+The lists' `count` (older clients' name for `per_page`, deprecated in the document) is no
+handler parameter: guards.py renames it to `per_page` before connexion sees the request, and
+when both are sent, connexion validates `count` and then, like any query parameter a handler
+does not name, does not pass it.
 """
 
 from __future__ import annotations

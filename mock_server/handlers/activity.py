@@ -5,5 +5,5 @@ from __future__ import annotations
 from . import Ctx
 
 
-def list_activity(ctx: Ctx, page=None, per_page=None, count=None):
-    return ctx.listing(ctx.store.list_activity(ctx.user, page, per_page or count), ctx.view.activity_entry)
+def list_activity(ctx: Ctx, page=None, per_page=None):
+    return ctx.listing(ctx.store.list_activity(ctx.user, page, per_page), ctx.view.activity_entry)

@@ -10,11 +10,11 @@ from . import Ctx
 
 def list_collections(
     ctx: Ctx, domain=None, include=None, owned=None, owner_id=None,
-    page=None, per_page=None, count=None, q=None, sort=None, status=None,
+    page=None, per_page=None, q=None, sort=None, status=None,
 ):  # fmt: skip
     found = ctx.store.list_collections(
         ctx.user, host=ctx.host, domain=domain, owned=owned, owner_id=owner_id,
-        q=q, sort=sort, status=status, page=page, per_page=per_page or count,
+        q=q, sort=sort, status=status, page=page, per_page=per_page,
     )  # fmt: skip
     return ctx.listing(found, lambda c: ctx.view.collection_with(c, include=include))
 

@@ -10,7 +10,7 @@ from . import Ctx
 
 def list_items(
     ctx: Ctx, collection_id=None, owned=None, owner_id=None, parent_id=None, ll=None, radius=None,
-    page=None, per_page=None, count=None, q=None, tags=None, type=None, not_type=None,
+    page=None, per_page=None, q=None, tags=None, type=None, not_type=None,
 ):  # fmt: skip
     where = ItemFilter(
         type=type, not_type=not_type, parent_id=parent_id, q=q, tags=tuple(tags or ()),
@@ -18,7 +18,7 @@ def list_items(
     )  # fmt: skip
     found = ctx.store.list_items(
         ctx.user, collection_id=collection_id, owned=owned, owner_id=owner_id, where=where,
-        page=page, per_page=per_page or count,
+        page=page, per_page=per_page,
     )  # fmt: skip
     return ctx.listing(found, ctx.view.item)
 

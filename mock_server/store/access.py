@@ -8,6 +8,8 @@ collection), or None, which makes the collection and its items a 404.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import Forbidden, NotFound, PaidPlanRequired
 from .core import StoreBase
 from .records import Account, Collection, Item
@@ -82,7 +84,7 @@ class AccessMixin(StoreBase):
         return ids
 
     @staticmethod
-    def require_paid(caller: Account, body: dict, paid_fields: tuple[str, ...]) -> None:
+    def require_paid(caller: Account, body: dict[str, Any], paid_fields: tuple[str, ...]) -> None:
         """402 when a free account sends a paid-only field (docs/design.md)."""
         sent = [name for name in paid_fields if name in body]
         if sent and not caller.paid:

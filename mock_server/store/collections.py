@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from .access import AccessMixin
+from .accounts import AccountsMixin
 from .core import Page, paginate
 from .records import Account, Collection
 
@@ -25,7 +26,7 @@ def matches_query(q: str | None, *texts: str | None) -> bool:
     return all(term in haystack for term in q.casefold().split())
 
 
-class CollectionsMixin(AccessMixin):
+class CollectionsMixin(AccessMixin, AccountsMixin):
     # ------------------------------------------------------------------ reads
     def list_collections(
         self,

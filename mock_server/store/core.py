@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -157,7 +157,7 @@ class StoreBase:
     def _check_references(self) -> None:
         """Every id a record holds names a record of the state (else later requests would fail)."""
         accounts, items = self.accounts, self.items
-        references = [
+        references: list[tuple[str, str, Container[int]]] = [
             ("emails", "user_id", accounts),
             ("collections", "owner_id", accounts),
             ("items", "user_id", accounts),

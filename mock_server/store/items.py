@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import mimetypes
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,7 +33,7 @@ _SETTABLE = (
 )
 _EARTH_RADIUS_M = 6_371_008.8
 _TYPE_MIME = {"link": "text/uri-list", "text": "text/plain", "stack": "application/x-stack"}
-_SORT_KEYS = {
+_SORT_KEYS: dict[str, Callable[[ItemsMixin, Item], Any]] = {  # a collection's sort_by
     "created_at": lambda store, i: i.created_at,
     "updated_at": lambda store, i: i.updated_at,
     "name": lambda store, i: i.name.casefold(),

@@ -119,7 +119,8 @@ class SearchMixin(CommentsMixin):
 
     # ------------------------------------------------------------------ helpers
     def _record(self, entry: Entry) -> Record:
-        return getattr(self, f"{KINDS[entry[2]]}s")[entry[3]]  # the table: collections, items, comments
+        table: dict[int, Record] = getattr(self, f"{KINDS[entry[2]]}s")  # collections, items, comments
+        return table[entry[3]]
 
     def _tagged_groups(self, tags: list[str]) -> dict[int, dict[Key, Entry]]:
         """A search by tags alone: the live items carrying all of them, by collection, one a tag."""
@@ -132,9 +133,14 @@ class SearchMixin(CommentsMixin):
         return groups
 
     def _wanted(
-        self, kind: str, record: Record, type: str | None, owner: int | None, near: tuple | None
+        self,
+        kind: str,
+        record: Record,
+        type: str | None,
+        owner: int | None,
+        near: tuple[float, float, float] | None,
     ) -> bool:
-        if type is not None and type != (kind if kind != "item" else record.type):
+        if type is not None and type != (record.type if isinstance(record, Item) else kind):
             return False
         if owner is not None and self._owner_of(kind, record) != owner:
             return False

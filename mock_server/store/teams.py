@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from .access import AccessMixin
+from .accounts import AccountsMixin
 from .records import Account
 
 Members = list[tuple[Account, str]]  # (user, kind)
@@ -18,7 +19,7 @@ Members = list[tuple[Account, str]]  # (user, kind)
 _TEAM_SETTABLE = ("billing_email", "custom_domain", "labels", "name", "sort_by", "sort_order", "view_mode")
 
 
-class TeamsMixin(AccessMixin):
+class TeamsMixin(AccessMixin, AccountsMixin):
     def list_teams(self, caller: Account) -> Members:
         """(team, the caller's kind in it) for every team the caller belongs to."""
         return [(team, team.members[caller.id]) for team in self.teams_of(caller.id)]

@@ -5,11 +5,6 @@ Layers (ARCHITECTURE.md): `handlers` translate HTTP to one `store` call and back
 builds the AsyncApp (`create_app`), `admin` adds the mock-only /__mock__/ API.
 """
 
-import warnings
-
-# `import connexion` imports starlette's TestClient, which warns (StarletteDeprecationWarning,
-# a UserWarning) that httpx is deprecated there; under -W error that import would fail,
-# so it is done once here, quietly.
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    import connexion  # noqa: F401
+# First of all, the version checks of connexion and jsonschema (compat/): outside the ranges the
+# mock was tested with, importing it (e.g. `csapi serve`) stops here with one line naming them.
+from . import compat  # noqa: F401

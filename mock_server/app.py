@@ -4,6 +4,9 @@ Here live the pieces that tie HTTP to the store: security (API key AND Basic), t
 resolver that binds each operationId to its handler with the app's store, the one
 place where every error becomes the `{code, message}` body, and the guards against
 connexion's known pitfalls (see mock_server/guards.py).
+
+Only connexion's documented API is used here; whatever goes beyond it (the validators with
+the mock's format checker, the fast paths) comes from compat/connexion.py.
 """
 
 from __future__ import annotations
@@ -26,13 +29,12 @@ from connexion.lifecycle import ConnexionRequest, ConnexionResponse
 from connexion.middleware import MiddlewarePosition
 from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolver
-from connexion.security import ApiKeySecurityHandler, BasicSecurityHandler
 from starlette.exceptions import HTTPException
 
 from ..openapi import DOCUMENT_PATH, load_document
 from . import admin as admin_routes
-from . import speedups
 from .cache import ReadCache
+from .compat.connexion import FAST_SECURITY_MAP, use_fast_operations, validator_map
 from .errors import ApiError
 from .guards import UPLOADS, GuardMiddleware, allowed_methods, error_response
 from .handlers import Ctx
@@ -71,6 +73,7 @@ def create_app(
     cache: bool = True,
     background: Callable[[], Awaitable[None]] | None = None,
     document: str | Path = DOCUMENT_PATH,
+    fast_paths: bool = True,
 ) -> connexion.AsyncApp:
     """The mock as an ASGI app. Without a store, one is made from the `fixtures` set and `seed`.
 
@@ -80,20 +83,25 @@ def create_app(
     the app serves (serve's autosave); it is cancelled, and awaited, before `on_shutdown`.
     `document` is the OpenAPI file to route and validate by: an edited copy for
     `csapi validate --drift` (the guards still read the project's own).
+    `fast_paths=False` runs on connexion's documented behaviour alone, without the work-saving
+    internals of compat/connexion.py: the same answers, more slowly (the tests run both ways).
     """
     if store is None:
         from ..fixtures import generate
 
         store = Store(clock=clock, data=generate(fixtures, seed))
-    api_key = api_key or secrets.token_hex(16)
+    state = _AppState(store, api_key or secrets.token_hex(16))
     app = connexion.AsyncApp(
-        __name__, security_map=_security_map(store, api_key), lifespan=_lifespan(on_shutdown, background)
+        __name__,
+        security_map=FAST_SECURITY_MAP if fast_paths else None,
+        lifespan=_lifespan(on_shutdown, background),
     )
-    speedups.use_fast_operations(app)
+    if fast_paths:
+        use_fast_operations(app)
     app.add_api(
-        load_document(document),  # parsed here in C; connexion's own parse takes half a second
+        _with_check_functions(load_document(document)),  # parsed here in C; connexion's takes 0.5 s
         resolver=_StoreResolver(store),
-        validator_map=speedups.VALIDATOR_MAP,
+        validator_map=validator_map(fast=fast_paths),
         strict_validation=True,
         validate_responses=validate_responses,
         swagger_ui_options=SwaggerUIOptions(swagger_ui_path="/v1/ui", spec_path="/v1/openapi.json"),
@@ -103,9 +111,10 @@ def create_app(
     if cache:  # outermost: a repeated read skips everything below
         app.add_middleware(ReadCache, position=MiddlewarePosition.BEFORE_EXCEPTION, store=store)
     app.add_middleware(GuardMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, max_body=max_body)
+    app.add_middleware(_WithState, position=MiddlewarePosition.BEFORE_SECURITY, state=state)
     if admin:
-        admin_routes.mount(app, store, api_key)
-    app.state = _AppState(store, api_key)
+        admin_routes.mount(app, store, state.api_key)
+    app.state = state
     return app
 
 
@@ -132,29 +141,47 @@ class _AppState:
 
 
 # ---------------------------------------------------------------------- security
-def _security_map(store: Store, api_key: str) -> dict[str, type]:
-    """Security handlers bound to this app's key and store (connexion looks them up by type)."""
+# connexion finds a security check function only by its dotted name (`x-apikeyInfoFunc`,
+# `x-basicInfoFunc` in the document, or an environment variable): a function of this module,
+# the same for every app. It learns the app's key and store from the request, whose scope
+# `_WithState` gave them (a closure per app could only be handed over through connexion's internals).
+STATE = "csapi.app"  # scope key: the _AppState of the app serving the request
 
-    def check_key(key: str, required_scopes: Any = None) -> dict[str, Any] | None:
-        return {"sub": "api-key"} if hmac.compare_digest(key.encode(), api_key.encode()) else None
 
-    def check_basic(username: str, password: str, required_scopes: Any = None) -> dict[str, Any] | None:
-        user = store.user_for_credentials(username, password)
-        return {"sub": user.id} if user is not None else None
+class _WithState:
+    """ASGI middleware putting the app's state in each request's scope, for the check functions."""
 
-    class ApiKey(ApiKeySecurityHandler):
-        _accepts_kwarg = staticmethod(speedups.accepts_kwarg)
+    def __init__(self, app: Any, state: _AppState):
+        self.app = app
+        self.state = state
 
-        def _resolve_func(self, security_scheme: dict[str, Any]) -> Callable[..., Any]:
-            return check_key
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        scope[STATE] = self.state
+        await self.app(scope, receive, send)
 
-    class Basic(BasicSecurityHandler):
-        _accepts_kwarg = staticmethod(speedups.accepts_kwarg)
 
-        def _resolve_func(self, security_scheme: dict[str, Any]) -> Callable[..., Any]:
-            return check_basic
+def check_api_key(apikey: str, request: ConnexionRequest) -> dict[str, Any] | None:
+    """connexion's API key check (`x-apikeyInfoFunc`): the app's key, compared in constant time."""
+    expected = request.scope[STATE].api_key
+    return {"sub": "api-key"} if hmac.compare_digest(apikey.encode(), expected.encode()) else None
 
-    return {"apiKey": ApiKey, "basic": Basic}
+
+def check_basic(username: str, password: str, request: ConnexionRequest) -> dict[str, Any] | None:
+    """connexion's Basic check (`x-basicInfoFunc`): a user of the app's store, id and token."""
+    user = request.scope[STATE].store.user_for_credentials(username, password)
+    return {"sub": user.id} if user is not None else None
+
+
+def _with_check_functions(spec: dict[str, Any]) -> dict[str, Any]:
+    """The document with its API key and Basic schemes naming the check functions, connexion's
+    documented way (they show in /v1/openapi.json too). `spec` is this app's own parse of the
+    document, so changing it is safe."""
+    for scheme in spec.get("components", {}).get("securitySchemes", {}).values():
+        if scheme.get("type") == "apiKey":
+            scheme["x-apikeyInfoFunc"] = f"{__name__}.{check_api_key.__name__}"
+        elif scheme.get("type") == "http" and str(scheme.get("scheme", "")).lower() == "basic":
+            scheme["x-basicInfoFunc"] = f"{__name__}.{check_basic.__name__}"
+    return spec
 
 
 # ---------------------------------------------------------------------- resolver

@@ -10,8 +10,9 @@
   the full `Allow` list on a 405 (connexion lists one method).
 - A JSON body nested deeper than MAX_DEPTH is a 400 (it recursed into a 500).
 - A JSON body with a lone surrogate escape (`\\ud800`) is a 400 (stored, it broke every answer).
-- `format: int64` is enforced: jsonschema's Draft 4 format checker, which connexion uses,
-  does not know it, so an id of 2**63 would pass validation.
+- `format: int64` is enforced, by connexion's validators given the mock's own format checker
+  (compat/jsonschema.py): jsonschema's Draft 4 one does not know int64, so an id of 2**63
+  would pass validation.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from connexion.lifecycle import ConnexionResponse
-from jsonschema import Draft4Validator
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.requests import Request
@@ -36,11 +36,6 @@ from .forms import FORM_TYPES, Upload, form_to_json
 
 JSON_TYPES = ("application/json",)
 UPLOADS = "csapi.uploads"  # scope key: the file parts of a multipart body, for the handlers
-
-
-@Draft4Validator.FORMAT_CHECKER.checks("int64")
-def _is_int64(value: object) -> bool:
-    return not isinstance(value, int) or isinstance(value, bool) or -(2**63) <= value < 2**63
 
 
 def error_response(

@@ -6,6 +6,10 @@ session serves every test: it holds the store by reference, and the `store` fixt
 that store (fresh "empty" data, clock back at its start) before each test. A test that
 needs another app (e.g. a small body cap) calls `create_app` itself.
 
+The tests of BOTH_PATHS that use the app run twice: `[fast]` on the default app and `[public]`
+on `create_app(..., fast_paths=False)` (connexion's documented behaviour alone, no speedups),
+each with its own store and clock; the answers must be the same.
+
 "empty" is: users 1 (pro), 2 (free), 3 (free) and team 4 (plan team; manager 1, member 2).
 """
 
@@ -62,30 +66,66 @@ class _Shared:
     app: Any
 
 
-@pytest.fixture(scope="session")
-def _shared() -> _Shared:
+def _build(fast_paths: bool) -> _Shared:
     clock = Clock()
     store = Store(clock=clock, data=empty_data())
-    return _Shared(store, clock, create_app(store, api_key=API_KEY, validate_responses=True))
+    app = create_app(store, api_key=API_KEY, validate_responses=True, fast_paths=fast_paths)
+    return _Shared(store, clock, app)
+
+
+@pytest.fixture(scope="session")
+def _shared() -> _Shared:
+    """The default app (fast paths on); module-scoped fixtures of the tests use it directly."""
+    return _build(fast_paths=True)
+
+
+@pytest.fixture(scope="session")
+def _shared_public() -> _Shared:
+    """The app on connexion's documented behaviour alone: built only if a `[public]` test runs."""
+    return _build(fast_paths=False)
+
+
+# The modules whose tests of the HTTP API (those using the `app` fixture) run on both apps: the
+# core of the API and what goes through connexion's validation and security. Others run [fast] only.
+BOTH_PATHS = frozenset(
+    {"test_app", "test_collections", "test_items", "test_comments", "test_security", "test_hostile"}
+)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    module = metafunc.module.__name__.rsplit(".", 1)[-1]
+    if module in BOTH_PATHS and "app" in metafunc.fixturenames:
+        metafunc.parametrize("fast_paths", [True, False], ids=["fast", "public"], indirect=True)
 
 
 @pytest.fixture
-def clock(_shared: _Shared) -> Clock:
-    _shared.clock.now = START
-    return _shared.clock
+def fast_paths(request: pytest.FixtureRequest) -> bool:
+    """create_app's `fast_paths` of the test's app: True unless the test runs `[public]`."""
+    return bool(getattr(request, "param", True))
 
 
 @pytest.fixture
-def store(_shared: _Shared, clock: Clock) -> Store:
+def _current(request: pytest.FixtureRequest, fast_paths: bool) -> _Shared:
+    return request.getfixturevalue("_shared" if fast_paths else "_shared_public")
+
+
+@pytest.fixture
+def clock(_current: _Shared) -> Clock:
+    _current.clock.now = START
+    return _current.clock
+
+
+@pytest.fixture
+def store(_current: _Shared, clock: Clock) -> Store:
     """The "empty" set with a fixed clock, fresh for each test."""
-    _shared.store.reset(empty_data())
-    return _shared.store
+    _current.store.reset(empty_data())
+    return _current.store
 
 
 @pytest.fixture
-def app(_shared: _Shared, store: Store) -> Any:
-    """create_app(store, api_key="test-key", validate_responses=True)."""
-    return _shared.app
+def app(_current: _Shared, store: Store) -> Any:
+    """create_app(store, api_key="test-key", validate_responses=True, fast_paths=fast_paths)."""
+    return _current.app
 
 
 @pytest.fixture

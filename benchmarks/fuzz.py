@@ -32,12 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import hypothesis
-import schemathesis
-from schemathesis.engine import Status, events, from_schema
-from schemathesis.generation.stateful import run_state_machine_as_test
-
 from benchmarks.record import machine, replace_section
+from csapi.conformance import driver
 from csapi.fixtures import generate
 from csapi.mock_server.app import create_app
 from csapi.mock_server.store import Store
@@ -48,52 +44,23 @@ API_KEY = "fuzz-key"
 RESET_EVERY = 1000
 STATEFUL_STEPS = 8
 _KEEP_ABOVE = 100_000  # larger ids stay as drawn: a huge id must be a 4xx, never a 500
-CHECKS = (
-    "not_a_server_error",
-    "status_code_conformance",
-    "content_type_conformance",
-    "response_headers_conformance",
-    "response_schema_conformance",
-    "unsupported_method",
-)
-OFF = (  # need test_schemathesis.py's filters, or act on several identities
-    "negative_data_rejection",
-    "positive_data_acceptance",
-    "use_after_free",
-    "ensure_resource_availability",
-    "ignored_auth",
-    "missing_required_header",
-)
+# Whether valid input is accepted and invalid input rejected needs test_schemathesis.py's filters,
+# and the stateful checks act on several identities: those are off.
+CHECKS = (*driver.RESPONSE_CHECKS, *driver.METHOD_CHECKS)
 
 
-@dataclass
-class FuzzResult:
+@dataclass(kw_only=True)
+class FuzzResult(driver.Tally):
+    """The driver's tally of the run, with its budget, the state restores and the calls per phase."""
+
     max_examples: int
     stateful_examples: int
     seed: int
     seconds: float = 0.0
-    cases: Counter[str] = field(default_factory=Counter)  # by phase
-    statuses: Counter[int] = field(default_factory=Counter)
-    failed_checks: Counter[str] = field(default_factory=Counter)
-    examples: list[str] = field(default_factory=list)  # the first failures, as curl lines
-    errors: list[str] = field(default_factory=list)  # engine errors (an exception while testing)
-    operations: set[str] = field(default_factory=set)
     resets: int = 0
     requests: Counter[str] = field(default_factory=Counter)  # calls that reached the app, by phase
     phase: str = "setup"
     restore: Callable[[], None] = lambda: None
-
-    @property
-    def total(self) -> int:
-        return sum(self.cases.values())
-
-    @property
-    def server_errors(self) -> int:
-        return sum(n for status, n in self.statuses.items() if status >= 500)
-
-    @property
-    def failures(self) -> int:
-        return sum(self.failed_checks.values()) + len(self.errors)
 
 
 def operations() -> set[str]:
@@ -108,44 +75,15 @@ def operations() -> set[str]:
 
 def build(
     max_examples: int, stateful_examples: int, seed: int, only: str | None = None, wrap: Wrap | None = None
-) -> tuple[Any, FuzzResult]:
+) -> tuple[driver.Schema, FuzzResult]:
+    """schemathesis over the mock in process, as user 1 (pro), on ids the store holds."""
     data = generate("default", 0)
     store = Store(data=copy.deepcopy(data))
     app = create_app(store, api_key=API_KEY, validate_responses=True)
     if wrap is not None:
         app = wrap(app)
     user = next(a for a in store.accounts.values() if a.plan == "pro")
-    result = FuzzResult(max_examples, stateful_examples, seed)
-    config = schemathesis.Config.from_dict(
-        {
-            "seed": seed,
-            "generation": {
-                "mode": "all",
-                "max-examples": max_examples,
-                "database": "none",
-                # the credentials below go on every case; generated ones would be overwritten
-                "with-security-parameters": False,
-            },
-            "phases": {
-                "examples": {"enabled": True},
-                "coverage": {"enabled": True},
-                "fuzzing": {"enabled": True},
-                # Run below, each scenario from the same state: the engine's run replays scenarios
-                # against a changed state, which hypothesis takes for flaky and stops early.
-                "stateful": {"enabled": False, "inference": {"algorithms": ["dependency-analysis"]}},
-            },
-            "auth": {
-                "openapi": {
-                    "apiKey": {"api_key": API_KEY},
-                    "basicAuth": {"username": str(user.id), "password": user.token},
-                }
-            },
-            "checks": {
-                **{name: {"enabled": True} for name in CHECKS},
-                **{name: {"enabled": False} for name in OFF},
-            },
-        }
-    )
+    result = FuzzResult(max_examples=max_examples, stateful_examples=stateful_examples, seed=seed)
     calls = 0
 
     async def restoring(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -159,9 +97,19 @@ def build(
                 result.resets += 1
         await app(scope, receive, send)
 
-    schema = schemathesis.openapi.from_asgi("/v1/openapi.json", restoring, config=config)
-    if only is not None:
-        schema = schema.include(operation_id_regex=only)
+    options = driver.Options(
+        checks=CHECKS,
+        mode="all",
+        seed=seed,
+        max_examples=max_examples,
+        # The engine's stateful phase replays scenarios against a changed state, which hypothesis
+        # takes for flaky and stops early: run_stateful runs them instead, each from the same state,
+        # on the document's links and those schemathesis infers.
+        phases=("examples", "coverage", "fuzzing"),
+        infer_links=True,
+        credentials=driver.Credentials(API_KEY, user.id, user.token),
+    )
+    schema = driver.from_app(restoring, options, only=only)
     ids = {
         "collection_id": sorted(store.collections),
         "item_id": sorted(store.items),
@@ -172,64 +120,33 @@ def build(
         "user_id": sorted(store.accounts),
         "team_id": sorted(a.id for a in store.accounts.values() if a.is_team),
     }
-    in_body = {
-        "user_id": "user_id", "users": "user_id", "id": "user_id", "collection_id": "collection_id",
-        "parent_id": "item_id", "items": "item_id", "order": "item_id",
-    }  # fmt: skip
-
-    def known(kind: str, value: Any) -> Any:
-        if type(value) is int and 1 <= value <= _KEEP_ABOVE and ids[kind]:
-            return ids[kind][(value - 1) % len(ids[kind])]
-        return value
-
-    @schema.hook
-    def map_path_parameters(context: Any, path_parameters: dict[str, Any] | None) -> dict[str, Any] | None:
-        if not path_parameters:
-            return path_parameters
-        return {k: known(k, v) if k in ids else v for k, v in path_parameters.items()}
-
-    @schema.hook
-    def map_body(context: Any, body: Any) -> Any:
-        if not isinstance(body, dict):
-            return body
-        out = dict(body)
-        for name, kind in in_body.items():
-            if isinstance(body.get(name), list):
-                out[name] = [known(kind, v) for v in body[name]]
-            elif name in body:
-                out[name] = known(kind, body[name])
-        return out
-
+    driver.map_ids(schema, driver.Ids(ids, keep_above=_KEEP_ABOVE))
     result.restore = lambda: store.reset(copy.deepcopy(data))
     return schema, result
 
 
-def run_stateful(schema: Any, result: FuzzResult) -> None:
+class _Counted(driver.Scenario):
+    """Each scenario from the fixtures' state; every call counted, then judged."""
+
+    def __init__(self, result: FuzzResult) -> None:
+        self.result = result
+
+    def setup(self) -> None:
+        self.result.restore()
+
+    def validate(self, case: Any, response: Any, transport: Any, recorder: Any) -> None:
+        self.result.cases["stateful"] += 1
+        self.result.operations.add(case.operation.label)
+        self.result.statuses[response.status_code] += 1
+        super().validate(case, response, transport, recorder)
+
+
+def run_stateful(schema: driver.Schema, result: FuzzResult) -> None:
     """`stateful_examples` scenarios of up to STATEFUL_STEPS calls chained by the document's links
     (and the links schemathesis infers), each from the fixtures' state; every call checked."""
     result.phase = "stateful"
-    schema.config.phases.stateful.enabled = True  # off for the engine (above); on for the links
-
-    class Scenarios(schema.as_state_machine()):  # type: ignore[misc]
-        def setup(self) -> None:
-            result.restore()
-
-        def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
-            result.cases["stateful"] += 1
-            result.operations.add(case.operation.label)
-            result.statuses[response.status_code] += 1
-            super().validate_response(response, case, **kwargs)
-
-    settings = hypothesis.settings(
-        max_examples=result.stateful_examples,
-        stateful_step_count=STATEFUL_STEPS,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        suppress_health_check=list(hypothesis.HealthCheck),
-    )
     try:
-        run_state_machine_as_test(Scenarios, settings=settings)
+        driver.run_stateful(schema, _Counted(result), examples=result.stateful_examples, steps=STATEFUL_STEPS)
     except Exception as exc:  # a failed check, shrunk by hypothesis: the run fails with it
         result.failed_checks["stateful scenario"] += 1
         result.examples.append(f"stateful: {type(exc).__name__}: {exc}"[:3000])
@@ -247,27 +164,7 @@ def run(
     of the mock (the tests plant a fault there)."""
     schema, result = build(max_examples, stateful_examples, seed, only, wrap)
     started = time.monotonic()
-    for event in from_schema(schema).execute():
-        if isinstance(event, events.PhaseStarted):
-            result.phase = str(event.phase.name.value)
-        if isinstance(event, events.ScenarioFinished) and event.is_test_scenario:
-            recorder = event.recorder
-            result.cases[event.phase.name.lower()] += len(recorder.cases)
-            if event.label:
-                result.operations.add(event.label)
-            for interaction in recorder.interactions.values():
-                if interaction.response is not None:
-                    result.statuses[interaction.response.status_code] += 1
-            for case_id, checks in recorder.checks.items():
-                for check in checks:
-                    if check.status == Status.FAILURE:
-                        result.failed_checks[check.name] += 1
-                        if len(result.examples) < 20:
-                            case = recorder.cases[case_id].value
-                            result.examples.append(f"{check.name}: {case.as_curl_command()}")
-        elif isinstance(event, events.NonFatalError | events.FatalError):
-            error = getattr(event, "value", None) or getattr(event, "exception", None)
-            result.errors.append(f"{getattr(event, 'label', '')}: {type(error).__name__}: {error}"[:500])
+    driver.run_phases(schema, result, on_phase=lambda phase: setattr(result, "phase", phase))
     if result.stateful_examples:
         run_stateful(schema, result)
     result.seconds = time.monotonic() - started
@@ -295,7 +192,7 @@ def report(result: FuzzResult) -> str:
     return f"""## Fuzz (benchmarks/fuzz.py)
 
 `python -m benchmarks.fuzz {command}`: schemathesis
-{schemathesis.__version__} in process against the mock (response validation on) over the "default"
+{driver.SCHEMATHESIS_VERSION} in process against the mock (response validation on) over the "default"
 fixtures; every phase, positive and negative modes.
 
 Machine: {machine()}.

@@ -25,36 +25,23 @@ not checked. With --strict, errors must have a documented status and the `{code,
 from __future__ import annotations
 
 import base64
-import copy
 import email.policy
 import hashlib
 import json
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from email.parser import BytesParser
 from typing import Any
 from urllib.parse import parse_qs
 
-import hypothesis
 import requests
-import schemathesis
-from hypothesis import HealthCheck, Phase, Verbosity
-from hypothesis.errors import HypothesisException, Unsatisfiable
-from schemathesis.checks import not_a_server_error
-from schemathesis.core.errors import NoLinksFound, SchemathesisError
-from schemathesis.core.failures import Failure, FailureGroup
-from schemathesis.core.jsonschema import make_validator
-from schemathesis.core.result import Ok
-from schemathesis.core.transport import Response
-from schemathesis.engine.recorder import ScenarioRecorder
-from schemathesis.generation import GenerationMode
-from schemathesis.generation.stateful import run_state_machine_as_test
-from schemathesis.specs.openapi import checks as oas
 
 from ..openapi import resolve
+from . import driver
+from .driver import Case, Response
 from .registry import RunContext, check
 from .results import CheckFailed, CheckSkipped
 from .target import Exchange
@@ -80,24 +67,10 @@ RULES: dict[str, str] = {
     "use_after_free": "a deleted resource stays gone (404) through the document's links",
     "ensure_resource_availability": "a created resource is reachable through the document's links",
 }
-RESPONSE_CHECKS: list[tuple[str, Callable[..., Any]]] = [
-    ("not_a_server_error", not_a_server_error),
-    ("status_code_conformance", oas.status_code_conformance),
-    ("content_type_conformance", oas.content_type_conformance),
-    ("response_headers_conformance", oas.response_headers_conformance),
-    ("response_schema_conformance", oas.response_schema_conformance),
-]
-FUZZ_CHECKS = [
-    *RESPONSE_CHECKS,
-    ("positive_data_acceptance", oas.positive_data_acceptance),
-    ("negative_data_rejection", oas.negative_data_rejection),
-    ("ignored_auth", oas.ignored_auth),
-]
-STATEFUL_CHECKS = [
-    *RESPONSE_CHECKS,
-    ("use_after_free", oas.use_after_free),
-    ("ensure_resource_availability", oas.ensure_resource_availability),
-]
+# schemathesis' checks (conformance/driver.py names them), by what is judged: each generated case, and
+# each step of the stateful phase. unsupported_method is the layer's own (_unsupported_methods).
+FUZZ_CHECKS = (*driver.RESPONSE_CHECKS, *driver.INPUT_CHECKS)
+STATEFUL_CHECKS = (*driver.RESPONSE_CHECKS, *driver.STATEFUL_CHECKS)
 # Valid input may still meet the data: a documented 402 (paid field), 403, 404 (an id the
 # run deleted), 409 (already liked, address taken). A 400 is excused only by _semantic_400.
 POSITIVE_STATUSES = ["2XX", "402", "403", "404", "409"]
@@ -202,9 +175,8 @@ def exchange_of(response: Response) -> Exchange:
     )
 
 
-def _failure_text(failure: Failure) -> str:
-    text = f"{failure.title}: {failure.message}" if failure.message else failure.title
-    text = re.sub(r"\n{2,}", "\n", text.strip()).replace("\n", "\n   ")
+def _failure_text(failed: driver.Failed) -> str:
+    text = re.sub(r"\n{2,}", "\n", failed.text.strip()).replace("\n", "\n   ")
     return text if len(text) <= MESSAGE_CHARS else text[:MESSAGE_CHARS] + " ..."
 
 
@@ -314,47 +286,31 @@ class ContractRun:
             for method, operation in item.items()
             if method in METHODS and isinstance(operation, dict) and "operationId" in operation
         }
-        self.schema = schemathesis.openapi.from_dict(copy.deepcopy(self.document), config=self._config())
+        self.schema = driver.from_document(self.document, self._options())
 
     # -- configuration
-    def _config(self) -> schemathesis.Config:
-        return schemathesis.Config.from_dict(
-            {
-                "base-url": self.settings.base_url,
-                "generation": {
-                    "mode": "positive",  # the stateful phase; fuzzing asks for each mode itself
-                    "with-security-parameters": False,  # credentials are ignored_auth's business
-                    "database": "none",
-                },
-                "phases": {"stateful": {"inference": {"algorithms": []}}},  # the document's links only
-                "checks": {
-                    "positive_data_acceptance": {"expected-statuses": POSITIVE_STATUSES},
-                    "negative_data_rejection": {
-                        "expected-statuses": STRICT_NEGATIVE_STATUSES if self.strict else ["4XX"]
-                    },
-                },
-            }
-        )
-
-    def _hypothesis(self, examples: int, **extra: Any) -> hypothesis.settings:
-        return hypothesis.settings(
-            max_examples=max(1, examples),
-            database=None,
-            deadline=None,
-            derandomize=False,
-            phases=[Phase.explicit, Phase.generate],  # no shrinking: the first failing example is kept
-            suppress_health_check=list(HealthCheck),
-            verbosity=Verbosity.quiet,
-            **extra,
+    def _options(self) -> driver.Options:
+        """The mode is the stateful phase's (fuzzing asks for each mode itself); the document's links
+        only; credentials are the layer's to send (and ignored_auth's to leave out)."""
+        negative = STRICT_NEGATIVE_STATUSES if self.strict else ["4XX"]
+        return driver.Options(
+            checks=(*FUZZ_CHECKS, *driver.STATEFUL_CHECKS),
+            mode="positive",
+            base_url=self.settings.base_url,
+            expected_statuses={
+                "positive_data_acceptance": POSITIVE_STATUSES,
+                "negative_data_rejection": negative,
+            },
         )
 
     def _seed(self, label: str) -> int:
-        return int.from_bytes(hashlib.sha256(f"{self.settings.seed}:{label}".encode()).digest()[:8], "big")
+        return driver.derive_seed(self.settings.seed, label)
 
     # -- requests
-    def _auth_headers(self, operation: Any) -> dict[str, str]:
+    def _auth_headers(self, case: Case) -> dict[str, str]:
         """The first user's credentials, for the schemes the operation's security names."""
-        requirements = operation.definition.raw.get("security", self.document.get("security", []))
+        operation = self.document["paths"][case.path][case.method.lower()]
+        requirements = operation.get("security", self.document.get("security", []))
         schemes = self.document.get("components", {}).get("securitySchemes", {})
         user = self.settings.users[0]
         headers: dict[str, str] = {}
@@ -367,10 +323,11 @@ class ContractRun:
                 headers["Authorization"] = f"Basic {token}"
         return headers
 
-    def _transport(self, operation: Any) -> dict[str, Any]:
+    def _transport(self, case: Case) -> dict[str, Any]:
+        """How a case is sent: the keyword arguments of `case.call`."""
         return {
             "base_url": self.settings.base_url,
-            "headers": self._auth_headers(operation),
+            "headers": self._auth_headers(case),
             "session": self.session,
             "timeout": self.settings.timeout,
         }
@@ -379,7 +336,7 @@ class ContractRun:
         """Make the case safe, send it, note what it made; None when no answer came."""
         self._make_safe(operation_id, case)
         try:
-            response = case.call(**self._transport(case.operation))
+            response = case.call(**self._transport(case))
         except requests.RequestException as exc:
             message = f"no answer: {type(exc).__name__}: {exc}"
             self._found(operation_id, "not_a_server_error", message, None)
@@ -566,50 +523,27 @@ class ContractRun:
         operation_id: str,
         case: Any,
         response: Response,
-        checks: Iterable[tuple[str, Callable[..., Any]]],
-        recorder: ScenarioRecorder | None = None,
-        transport: dict[str, Any] | None = None,
+        checks: Iterable[str],
+        recorder: Any = None,
+        transport: Mapping[str, Any] | None = None,
     ) -> None:
         """Run the checks that apply; keep the first unexcused failure of each for the operation."""
-        transport = transport or self._transport(case.operation)
+        transport = transport or self._transport(case)
         pending = []
-        for name, function in checks:
+        for name in checks:
             self.ran.setdefault(operation_id, set()).add(name)
             if (operation_id, name) in self.findings or not self._applies(name, response):
                 continue
             if name == "ignored_auth":
-                self._check_auth(operation_id, case, response, function, transport)
+                self._check_auth(operation_id, case, response, transport)
             else:
-                pending.append((name, function))
-        # all at once (the common case: they pass), then one by one to tell which failed
-        if pending and self._fails(case, response, [f for _, f in pending], recorder, transport):
-            for name, function in pending:
-                failure = self._fails(case, response, [function], recorder, transport)
-                if failure is not None and not self._excused(operation_id, name, case, response):
-                    rule = RULES[name].format(status=response.status_code)
-                    self._found(operation_id, name, _failure_text(failure), exchange_of(response), rule)
+                pending.append(name)
+        for failed in driver.judge(case, response, pending, transport=transport, recorder=recorder):
+            if not self._excused(operation_id, failed.check, case, response):
+                rule = RULES[failed.check].format(status=response.status_code)
+                self._found(operation_id, failed.check, _failure_text(failed), exchange_of(response), rule)
         if response.status_code == 401:
             self._check_challenge(operation_id, response)
-
-    def _fails(
-        self,
-        case: Any,
-        response: Response,
-        functions: list[Callable[..., Any]],
-        recorder: ScenarioRecorder | None,
-        transport: dict[str, Any],
-    ) -> Failure | None:
-        try:
-            case.validate_response(
-                response,
-                checks=functions,
-                headers=transport["headers"],
-                transport_kwargs=transport,
-                recorder=recorder,
-            )
-        except FailureGroup as group:
-            return group.exceptions[0]
-        return None
 
     def _still_there(self, case: Any) -> bool:
         """ensure_resource_availability takes a 404 about an id in the body for one about the linked
@@ -622,32 +556,22 @@ class ContractRun:
         return False
 
     def _check_auth(
-        self, operation_id: str, case: Any, response: Response, function: Any, transport: dict[str, Any]
+        self, operation_id: str, case: Case, response: Response, transport: Mapping[str, Any]
     ) -> None:
         """schemathesis' ignored_auth, once per operation on its first valid 2xx; its 401s must challenge."""
-        if operation_id in self.auth_probed or not 200 <= response.status_code < 300:
-            return
-        if case.meta is not None and not case.meta.generation.mode.is_positive:
+        if (
+            operation_id in self.auth_probed
+            or not 200 <= response.status_code < 300
+            or driver.is_negative(case)
+        ):
             return
         self.auth_probed.add(operation_id)
-        recorder = ScenarioRecorder(label="ignored_auth")
-        recorder.record_case(case=case)
-        try:
-            case.validate_response(
-                response,
-                checks=[function],
-                headers=transport["headers"],
-                transport_kwargs=transport,
-                recorder=recorder,
-            )
-        except FailureGroup as group:
-            failure = group.exceptions[0]
-            probe = recorder.find_response(case_id=failure.case_id) if failure.case_id else None
-            self._found(operation_id, "ignored_auth", _failure_text(failure), exchange_of(probe or response))
-        for probe_id in list(recorder.cases):
-            probe = recorder.find_response(case_id=probe_id)
-            if probe is not None and probe.status_code == 401:
-                self._check_challenge(operation_id, probe)
+        probe = driver.probe_auth(case, response, transport)
+        if probe.failed is not None:
+            message = _failure_text(probe.failed)
+            self._found(operation_id, "ignored_auth", message, exchange_of(probe.answer or response))
+        for answer in probe.unauthorized:
+            self._check_challenge(operation_id, answer)
 
     def _probe_auth(self, operation_id: str) -> None:
         """No 2xx to probe from: the last valid request again, without credentials, must be a 401."""
@@ -708,31 +632,28 @@ class ContractRun:
         for operation_id, operation in operations:
             self._fuzz_operation(operation_id, operation)
 
-    def _operations(self) -> list[tuple[str, Any]]:
+    def _operations(self) -> list[tuple[str, driver.Operation]]:
         """The selected operations (GET only under --read-only); DELETEs last, the leaves first."""
         found = []
-        for result in self.schema.get_all_operations():
-            if not isinstance(result, Ok):
-                continue
-            operation = result.ok()
-            operation_id = self.ids.get((operation.method.upper(), operation.path))
+        for operation in driver.operations(self.schema):
+            operation_id = self.ids.get((operation.method, operation.path))
             if operation_id is None or not self.ctx.selected(operation_id):
                 continue
-            if self.settings.read_only and operation.method.upper() != "GET":
+            if self.settings.read_only and operation.method != "GET":
                 continue
             found.append((operation_id, operation))
 
-        def order(entry: tuple[str, Any]) -> int:
+        def order(entry: tuple[str, driver.Operation]) -> int:
             operation = entry[1]
-            if operation.method.upper() != "DELETE":
+            if operation.method != "DELETE":
                 return -1
             kind = _deleted_kind(operation)
             return DELETE_ORDER.index(kind) if kind in DELETE_ORDER else len(DELETE_ORDER)
 
         return sorted(found, key=order)
 
-    def _fuzz_operation(self, operation_id: str, operation: Any) -> None:
-        names = [name for name, _ in FUZZ_CHECKS]
+    def _fuzz_operation(self, operation_id: str, operation: driver.Operation) -> None:
+        names = list(FUZZ_CHECKS)
         found_before = sorted(self.ran.get(operation_id, set()) - set(names))
         reason = self._prepare(operation_id, operation)
         if reason is not None:
@@ -742,22 +663,17 @@ class ContractRun:
             return
         examples = self.settings.examples
         sent = 0
-        for mode, count in (
-            (GenerationMode.POSITIVE, examples),
-            (GenerationMode.NEGATIVE, max(2, examples // 4)),
-        ):
+        for mode, count in (("positive", examples), ("negative", max(2, examples // 4))):
             try:
                 sent += self._fuzz(operation_id, operation, mode, count)
-            except Unsatisfiable:
-                pass
-            except (HypothesisException, SchemathesisError) as exc:
-                message = f"cannot draw {mode.value} requests from the document: {type(exc).__name__}: {exc}"
+            except driver.CannotDraw as exc:
+                message = f"cannot draw {mode} requests from the document: {exc}"
                 self._found(operation_id, "not_a_server_error", message, None)
             except Exception as exc:  # the layer broke on this operation: say so, go on with the next
                 with self.ctx.results.checking(
                     LAYER, operation_id, "schemathesis", "the layer runs to the end"
                 ):
-                    raise RuntimeError(f"the contract layer broke on {mode.value} requests: {exc!r}") from exc
+                    raise RuntimeError(f"the contract layer broke on {mode} requests: {exc!r}") from exc
         self.pool.only.clear()
         self._probe_auth(operation_id)
         if not sent:
@@ -767,7 +683,7 @@ class ContractRun:
         self._record(operation_id, [name for name in names if name in ran])
         self._record(operation_id, sorted(name for name in ran if name not in names and name in RULES))
 
-    def _prepare(self, operation_id: str, operation: Any) -> str | None:
+    def _prepare(self, operation_id: str, operation: driver.Operation) -> str | None:
         """Things of the kinds a writing operation's path names; why it cannot run, if it cannot."""
         if operation_id in NO_OP_UPDATES and not self._read_current(operation):
             return "the current values cannot be read, so no update can be a no-op"
@@ -792,26 +708,24 @@ class ContractRun:
                 return f"no {kind} made by the run to use"
         return None
 
-    def _fuzz(self, operation_id: str, operation: Any, mode: GenerationMode, count: int) -> int:
+    def _fuzz(self, operation_id: str, operation: driver.Operation, mode: str, count: int) -> int:
+        """`count` cases of the operation in a mode, each made safe, sent and judged; how many were sent."""
         sent = 0
 
-        @hypothesis.seed(self._seed(f"{operation_id}:{mode.value}"))
-        @self._hypothesis(count)
-        @hypothesis.given(case=operation.as_strategy(generation_mode=mode))
-        def test(case: Any) -> None:
+        def send(case: Case) -> None:
             nonlocal sent
             try:
                 response = self._send(operation_id, case)
             except Rejected:
-                hypothesis.reject()
+                driver.reject()
             sent += 1
             if response is None:
                 return
-            if mode is GenerationMode.POSITIVE:
+            if mode == "positive":
                 self.last_positive[operation_id] = case
             self._validate(operation_id, case, response, FUZZ_CHECKS)
 
-        test()
+        driver.fuzz(operation, mode, count, self._seed(f"{operation_id}:{mode}"), send)
         return sent
 
     # -- methods the document does not list
@@ -863,43 +777,16 @@ class ContractRun:
     # -- the stateful phase
     def _stateful(self, selected: list[str]) -> None:
         """schemathesis' state machine over the document's links, on what it makes itself."""
-        run = self
-        schema = self.schema.include(operation_id=[o for o in selected if o not in NO_OP_UPDATES])
-        try:
-            machine = schema.as_state_machine()
-        except SchemathesisError:  # no links among the selected operations
-            return
-
-        class Links(machine):  # type: ignore[misc, valid-type]
-            def setup(self) -> None:
-                run.pool.scope = set()
-
-            def before_call(self, case: Any) -> None:
-                try:
-                    run._make_safe(run.ids[(case.method.upper(), case.path)], case)
-                except Rejected:
-                    hypothesis.reject()
-
-            def get_call_kwargs(self, case: Any) -> dict[str, Any]:
-                return run._transport(case.operation)
-
-            def after_call(self, response: Response, case: Any) -> None:
-                super().after_call(response, case)
-                run._track(run.ids[(case.method.upper(), case.path)], case, response)
-
-            def validate_response(self, response: Response, case: Any, *args: Any, **kwargs: Any) -> None:
-                operation_id = run.ids[(case.method.upper(), case.path)]
-                run._validate(operation_id, case, response, STATEFUL_CHECKS, self.recorder, kwargs)
-
         quick = self.settings.quick
-        scenarios = 3 if quick else max(4, self.settings.examples // 2)
-        hypothesis.seed(self._seed("stateful"))(Links)
         try:
-            run_state_machine_as_test(
-                Links, settings=self._hypothesis(scenarios, stateful_step_count=4 if quick else 6)
+            driver.run_stateful(
+                self.schema,
+                _Links(self),
+                examples=3 if quick else max(4, self.settings.examples // 2),
+                steps=4 if quick else 6,
+                seed=self._seed("stateful"),
+                operation_ids=[o for o in selected if o not in NO_OP_UPDATES],
             )
-        except (Unsatisfiable, NoLinksFound):  # nothing to chain among the selected operations
-            pass
         except Exception as exc:  # the phase broke: say so, and go on with the operations one by one
             with self.ctx.results.checking(LAYER, "contract", "stateful links", "the layer runs to the end"):
                 raise RuntimeError(f"the stateful phase broke: {exc!r}") from exc
@@ -1044,6 +931,34 @@ class ContractRun:
             self.pool.fixed["team"] = [self.settings.team_id]
 
 
+class _Links(driver.Scenario):
+    """The stateful phase's steps, as the run's: made safe, sent as the first user, tracked, judged."""
+
+    def __init__(self, run: ContractRun) -> None:
+        self.run = run
+
+    def _operation_id(self, case: Case) -> str:
+        return self.run.ids[(case.method.upper(), case.path)]
+
+    def setup(self) -> None:
+        self.run.pool.scope = set()  # each scenario names only what it made itself
+
+    def before_call(self, case: Case) -> None:
+        try:
+            self.run._make_safe(self._operation_id(case), case)
+        except Rejected:
+            driver.reject()
+
+    def call_kwargs(self, case: Case) -> dict[str, Any]:
+        return self.run._transport(case)
+
+    def after_call(self, case: Case, response: Response) -> None:
+        self.run._track(self._operation_id(case), case, response)
+
+    def validate(self, case: Case, response: Response, transport: Mapping[str, Any], recorder: Any) -> None:
+        self.run._validate(self._operation_id(case), case, response, STATEFUL_CHECKS, recorder, transport)
+
+
 def _created_ids(operation_id: str, body: Any, data: Any) -> list[int]:
     """The ids a 201 made: the answer's, each entry's of a list (a copy), or the member the body named
     (Add team member answers the whole member list)."""
@@ -1079,12 +994,9 @@ def _valid_as_form(case: Any, response: Response) -> bool:
     value outside an enum) still counts.
     """
     sent = _sent_form(response)
-    json_body = case.operation.get_body_for_media_type("application/json")
-    if sent is None or json_body is None:
+    validator = driver.body_validator(case.operation)
+    if sent is None or validator is None:
         return False
-    validator = make_validator(
-        json_body.optimized_schema, case.operation.schema.adapter.jsonschema_validator_cls
-    )
     fits = _fits(case)
     read = {}
     for name, texts in sent.items():
@@ -1095,12 +1007,9 @@ def _valid_as_form(case: Any, response: Response) -> bool:
 
 def _fits(case: Any) -> Callable[[str, Any], bool]:
     """Is a value valid for a field of the operation's JSON body, where it stands?"""
-    json_body = case.operation.get_body_for_media_type("application/json")
-    if json_body is None:
+    validator = driver.body_validator(case.operation)
+    if validator is None:
         return lambda name, value: False
-    validator = make_validator(
-        json_body.optimized_schema, case.operation.schema.adapter.jsonschema_validator_cls
-    )
 
     def fits(name: str, value: Any) -> bool:
         return not any(list(e.instance_path[:1]) == [name] for e in validator.iter_errors({name: value}))
@@ -1169,7 +1078,7 @@ def _session(base_url: str) -> requests.Session:
     return session
 
 
-def _deleted_kind(operation: Any) -> str | None:
+def _deleted_kind(operation: driver.Operation) -> str | None:
     """What a DELETE operation removes (the kind of its last path parameter, or items by body)."""
     if operation.path.endswith("/items"):
         return "item"

@@ -12,6 +12,10 @@ unexpected properties, wrong content types, undeclared methods) and fuzzing (hyp
 each in positive and negative mode. Calls go to the ASGI app in process, as user 1 (the
 pro user, so paid fields are accepted) with the mock's API key.
 
+Schema, checks, id mapping and the stateful run come from conformance/driver.py, the one module
+that drives schemathesis; the cases per operation are schemathesis' pytest integration
+(`schema.parametrize()`, public), which runs every phase as a test of its own.
+
 Determinism: the store is restored from one snapshot before every case that could see a
 change, its clock stands still, hypothesis runs derandomized with no example database and
 schemathesis' seed is fixed, so a failure reproduces with the same command.
@@ -37,14 +41,10 @@ from email.policy import HTTP
 from typing import Any
 from urllib.parse import parse_qs
 
-import hypothesis
 import pytest
-import schemathesis
-from schemathesis.core.failures import AcceptedNegativeData
-from schemathesis.core.jsonschema import make_validator
-from schemathesis.generation.stateful import run_state_machine_as_test
-from schemathesis.openapi.checks import EnsureResourceAvailability, RejectedPositiveData
 
+from csapi.conformance import driver
+from csapi.conformance.driver import Case
 from csapi.fixtures import generate
 from csapi.mock_server.app import create_app
 from csapi.mock_server.store import Store
@@ -107,110 +107,33 @@ _IDS = {
 _KEEP_ABOVE = 100_000
 
 
-def _config() -> schemathesis.Config:
-    return schemathesis.Config.from_dict(
-        {
-            "seed": SEED,
-            "generation": {
-                "mode": "all",  # positive and negative
-                "max-examples": MAX_EXAMPLES,
-                "deterministic": True,
-                "database": "none",
-                # The credentials come from `auth` below on every case; generated (and, in
-                # negative mode, removed) X-API-Key and Authorization headers would be
-                # overwritten by them, so a case negative only there would not be negative.
-                # ignored_auth still sends each 2xx request again without and with wrong ones.
-                "with-security-parameters": False,
-            },
-            # Literals of the app's source as generation hints: the cases would change with
-            # every edit of the mock, not only with the seed.
-            "analysis": {"constants": {"enabled": False}},
-            "phases": {
-                "examples": {"enabled": True},
-                "coverage": {"enabled": True},
-                "fuzzing": {"enabled": True},
-                # The document's links only: inferred transitions (dependency analysis) chain
-                # e.g. a new item's collection_id into Update items order with generated ids in
-                # the body, whose 404 ensure_resource_availability mistakes for a lost resource.
-                "stateful": {
-                    "enabled": True,
-                    "max-steps": STATEFUL_STEPS,
-                    "inference": {"algorithms": []},
-                },
-            },
-            "auth": {
-                "openapi": {
-                    "apiKey": {"api_key": API_KEY},
-                    "basicAuth": {"username": str(USER.id), "password": USER.token},
-                }
-            },
-            # The checks of the issue, named so that none is off by accident. The other built-in
-            # checks keep their default (on): use_after_free and ensure_resource_availability
-            # act in the stateful test; object_level_authorization, missing_required_header and
-            # allow_header_conformance find nothing to act on here (one identity, no header
-            # parameters, no OPTIONS).
-            "checks": {
-                "not_a_server_error": {"enabled": True},
-                "status_code_conformance": {"enabled": True},
-                "content_type_conformance": {"enabled": True},
-                "response_headers_conformance": {"enabled": True},
-                "response_schema_conformance": {"enabled": True},
-                "negative_data_rejection": {"enabled": True},
-                # The default expected statuses (2xx, 401, 403, 404, 409, ...) lack 402, which
-                # the document declares for paid fields; user 1 is on a paid plan, so a 402
-                # on positive data would be a bug: it stays out. A 400 is excused only for
-                # the rules of SEMANTIC_400 (see filter_failure).
-                "positive_data_acceptance": {"enabled": True},
-                "ignored_auth": {"enabled": True},
-                "unsupported_method": {"enabled": True},
-            },
-        }
-    )
-
-
-schema = schemathesis.openapi.from_asgi("/v1/openapi.json", APP, config=_config()).include(
-    operation_id_regex=OPERATIONS
+OPTIONS = driver.Options(
+    # The checks of the issue, and the stateful ones (use_after_free, ensure_resource_availability),
+    # which act in the stateful test; every other built-in check is off (object_level_authorization,
+    # missing_required_header and allow_header_conformance had nothing to act on here: one identity,
+    # no header parameters, no OPTIONS). positive_data_acceptance keeps its default expected
+    # statuses (2xx, 401, 403, 404, 409, ...), which lack the 402 the document declares for paid
+    # fields: user 1 is on a paid plan, so a 402 on positive data would be a bug. A 400 is excused
+    # only for the rules of SEMANTIC_400 (see filter_failure).
+    checks=(*driver.RESPONSE_CHECKS, *driver.INPUT_CHECKS, *driver.METHOD_CHECKS, *driver.STATEFUL_CHECKS),
+    mode="all",  # positive and negative
+    seed=SEED,
+    max_examples=MAX_EXAMPLES,
+    deterministic=True,
+    # Literals of the app's source as generation hints: the cases would change with every edit of
+    # the mock, not only with the seed.
+    constants=False,
+    phases=("examples", "coverage", "fuzzing", "stateful"),
+    stateful_steps=STATEFUL_STEPS,
+    # The document's links only: inferred transitions (dependency analysis) chain e.g. a new item's
+    # collection_id into Update items order with generated ids in the body, whose 404
+    # ensure_resource_availability mistakes for a lost resource.
+    infer_links=False,
+    credentials=driver.Credentials(API_KEY, USER.id, USER.token),
 )
-
-
-# Ids in bodies, by field name: the same treatment, so that creating, moving, stacking,
-# copying and inviting reach real records instead of stopping at a 404.
-_BODY_IDS = {
-    "user_id": _IDS["user_id"],
-    "users": _IDS["user_id"],
-    "id": _IDS["user_id"],  # Add a collaborator
-    "collection_id": _IDS["collection_id"],
-    "parent_id": _IDS["item_id"],
-    "items": _IDS["item_id"],
-    "order": _IDS["item_id"],
-}
-
-
-def _known_id(ids: list[int], value: Any) -> Any:
-    if type(value) is int and 1 <= value <= _KEEP_ABOVE:
-        return ids[(value - 1) % len(ids)]
-    return value
-
-
-@schema.hook
-def map_path_parameters(context: Any, path_parameters: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not path_parameters:
-        return path_parameters
-    return {name: _known_id(_IDS[name], v) if name in _IDS else v for name, v in path_parameters.items()}
-
-
-@schema.hook
-def map_body(context: Any, body: Any) -> Any:
-    if not isinstance(body, dict):
-        return body
-    out = dict(body)
-    for name, ids in _BODY_IDS.items():
-        value = body.get(name)
-        if isinstance(value, list):
-            out[name] = [_known_id(ids, v) for v in value]
-        elif name in body:
-            out[name] = _known_id(ids, value)
-    return out
+schema = driver.from_app(APP, OPTIONS, only=OPERATIONS)
+# Ids in paths and bodies (creating, moving, stacking, copying and inviting) drawn from _IDS.
+driver.map_ids(schema, driver.Ids(_IDS, keep_above=_KEEP_ABOVE))
 
 
 # Rules of docs/design.md that a schema cannot express (they tie two fields together, or a field
@@ -237,15 +160,16 @@ PATH_404 = re.compile(r"^(?:(?:Collection|Item|Tag) (\d+) was not found|Account 
 
 
 @schema.hook
-def filter_failure(context: Any, failure: Any, case: schemathesis.Case, response: Any) -> bool:
+def filter_failure(context: Any, failure: Any, case: Case, response: Any) -> bool:
     """Drop exactly these false positives; every other failure stands."""
-    if isinstance(failure, RejectedPositiveData) and response.status_code == 400:
+    checks = driver.checks_of(failure)
+    if "positive_data_acceptance" in checks and response.status_code == 400:
         if case.media_type in FORM_TYPES and _invalid_as_split(case, response):
             return False
         return not SEMANTIC_400.search(_message(response))
-    if isinstance(failure, AcceptedNegativeData) and case.media_type in FORM_TYPES:
+    if "negative_data_rejection" in checks and case.media_type in FORM_TYPES:
         return not _valid_as_form(case, response)
-    if isinstance(failure, EnsureResourceAvailability) and response.status_code == 404:
+    if "ensure_resource_availability" in checks and response.status_code == 404:
         # A link fills the path with the new resource's id, but the body is generated: a 404
         # about an account or items named in the body (e.g. inviting an unknown email) says
         # nothing about the resource just created. A 404 naming the linked id stands.
@@ -262,7 +186,7 @@ def _message(response: Any) -> str:
         return ""
 
 
-def _valid_as_form(case: schemathesis.Case, response: Any) -> bool:
+def _valid_as_form(case: Case, response: Any) -> bool:
     """The negative body is valid as the form was sent and the mock reads it (design.md, request encoding).
 
     A form carries text only, so some violations do not reach the server: the integer 0 in a
@@ -275,12 +199,9 @@ def _valid_as_form(case: schemathesis.Case, response: Any) -> bool:
     still fails the check.
     """
     fields = _sent_form(response)
-    json_body = case.operation.get_body_for_media_type("application/json")
-    if fields is None or json_body is None:
+    validator = driver.body_validator(case.operation)
+    if fields is None or validator is None:
         return False
-    validator = make_validator(
-        json_body.optimized_schema, case.operation.schema.adapter.jsonschema_validator_cls
-    )
 
     def errors_at(instance: dict[str, Any], name: str) -> bool:
         return any(list(error.instance_path[:1]) == [name] for error in validator.iter_errors(instance))
@@ -294,19 +215,16 @@ def _valid_as_form(case: schemathesis.Case, response: Any) -> bool:
     return validator.is_valid(read)
 
 
-def _invalid_as_split(case: schemathesis.Case, response: Any) -> bool:
+def _invalid_as_split(case: Case, response: Any) -> bool:
     """The valid body is invalid once a form's array texts are split at commas.
 
     docs/design.md (request encoding): `tags=a,b` is two tags. So a tag "\\xa0,x" that is fine
     in JSON is, in a form, the blank tag "\\xa0" and "x", and a 400 is the right answer.
     """
     fields, body = _sent_form(response), case.body
-    json_body = case.operation.get_body_for_media_type("application/json")
-    if fields is None or json_body is None or not isinstance(body, dict):
+    validator = driver.body_validator(case.operation)
+    if fields is None or validator is None or not isinstance(body, dict):
         return False
-    validator = make_validator(
-        json_body.optimized_schema, case.operation.schema.adapter.jsonschema_validator_cls
-    )
     for name, texts in fields.items():
         if isinstance(body.get(name), list) and any("," in text for text in texts):
             parts = _form_readings(texts)[:2]  # split at commas: as text, and typed
@@ -376,11 +294,10 @@ class _Budget:
     coverage_sent: Counter[tuple[Any, ...]] = Counter()
 
     @classmethod
-    def admit(cls, case: schemathesis.Case) -> bool:
-        meta = case.meta
-        if meta is not None and meta.phase.name.value == "coverage":
-            scenario = getattr(meta.phase.data, "scenario", None)
-            key = (case.operation.label, case.method, scenario, case.media_type, meta.generation.mode)
+    def admit(cls, case: Case) -> bool:
+        if driver.phase_of(case) == "coverage":
+            scenario = driver.coverage_scenario(case)
+            key = (case.operation.label, case.method, scenario, case.media_type, driver.is_negative(case))
             cls.coverage_sent[key] += 1
             if cls.coverage_sent[key] > COVERAGE_CAP:
                 return False
@@ -391,28 +308,22 @@ class _Budget:
 
 
 @schema.parametrize()
-def test_operation(case: schemathesis.Case) -> None:
+def test_operation(case: Case) -> None:
     if _Budget.admit(case):
         case.call_and_validate()
 
 
-def test_stateful_links() -> None:
-    class Links(schema.as_state_machine()):  # type: ignore[misc]
-        def setup(self) -> None:
-            _reset()  # each scenario from the same data, or hypothesis reports flaky replays
-            _Budget.dirty = True
+class _FromTheSameData(driver.Scenario):
+    """Every scenario of the stateful test starts from the same data; steps judged by OPTIONS' checks."""
 
-    run_state_machine_as_test(
-        Links,
-        settings=hypothesis.settings(
-            max_examples=STATEFUL_EXAMPLES,
-            stateful_step_count=STATEFUL_STEPS,
-            derandomize=True,
-            database=None,
-            deadline=None,
-            suppress_health_check=list(hypothesis.HealthCheck),
-        ),
-    )
+    def setup(self) -> None:
+        _reset()  # each scenario from the same data, or hypothesis reports flaky replays
+        _Budget.dirty = True
+
+
+def test_stateful_links() -> None:
+    ran = driver.run_stateful(schema, _FromTheSameData(), examples=STATEFUL_EXAMPLES, steps=STATEFUL_STEPS)
+    assert ran, "no links to follow in the document"
 
 
 # What these runs (and a look around each of their findings) turned up, pinned so that a

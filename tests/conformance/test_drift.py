@@ -1,4 +1,5 @@
-"""`csapi validate --drift` (mock_server/drift.py): the mock on an edited document, checked against it.
+"""`csapi validate --drift`: the mock on an edited document (mock_server/drift.py), checked against
+it by conformance/drift.py.
 
 Each run builds the mock on a document (a few seconds), so the default tests run on a few
 operations; the whole real document is the `slow` test.
@@ -14,9 +15,16 @@ import pytest
 from click.testing import CliRunner
 
 from csapi.cli import main
-from csapi.mock_server.drift import check_drift
+from csapi.conformance.drift import DriftReport
+from csapi.conformance.drift import check_drift as check
+from csapi.mock_server.drift import mock_on
 from csapi.openapi import DOCUMENT_PATH
 from csapi.openapi.diff import parse
+
+
+def check_drift(document: Path = DOCUMENT_PATH, **options: Any) -> DriftReport:
+    """The check as `csapi validate --drift` runs it: on the mock built on the document."""
+    return check(document, mock_on, **options)
 
 
 def _edited(tmp_path: Path, edit: Any) -> Path:
@@ -82,3 +90,13 @@ def test_the_real_document_has_no_drift() -> None:
     report = check_drift()
     assert report.valid, "\n".join(report.lines())
     assert len(report.outcomes) == 49
+
+
+def test_the_mock_hands_over_what_its_user_owns() -> None:
+    """The ids drift puts in requests are user 1's, so valid requests reach real data, not 404s."""
+    mock = mock_on(DOCUMENT_PATH)
+    assert (mock.user_id, mock.api_key) == (1, "csapi-drift-key")
+    store = mock.store
+    assert {"collection_id", "item_id", "parent_id", "user_id"} <= set(mock.ids)
+    assert all(store.collections[c].owner_id == 1 for c in mock.ids["collection_id"])
+    assert all(store.items[i].type == "stack" for i in mock.ids["parent_id"])

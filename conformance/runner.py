@@ -22,7 +22,7 @@ from .settings import Settings
 from .target import Target
 
 LAYERS = ("contract", "behaviour", "access")
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
+EXIT_OK, EXIT_FAILED, EXIT_UNREACHABLE = 0, 1, 3  # 2, bad usage, is click's (cli.py)
 
 
 class Unreachable(Exception):

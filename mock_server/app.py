@@ -222,7 +222,7 @@ def _bind(handler: Callable[..., Any], store: Store) -> Callable[..., Any]:
 
 # ---------------------------------------------------------------------- errors, in one place
 async def _api_error(request: ConnexionRequest, exc: ApiError) -> ConnexionResponse:
-    return error_response(exc.status, exc.code, exc.message, errors=exc.errors)
+    return error_response(exc.status, exc.code, exc.message)
 
 
 async def _problem(request: ConnexionRequest, exc: ProblemException) -> ConnexionResponse:

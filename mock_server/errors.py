@@ -7,19 +7,16 @@ message object `{"code", "message"}` of docs/design.md.
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class ApiError(Exception):
     status: int = 400
     code: str = "invalid_input"
 
-    def __init__(self, message: str, *, code: str | None = None, errors: list[dict[str, Any]] | None = None):
+    def __init__(self, message: str, *, code: str | None = None):
         super().__init__(message)
         self.message = message
         if code is not None:
             self.code = code
-        self.errors = errors
 
 
 class InvalidInput(ApiError):

@@ -44,11 +44,8 @@ def error_response(
     message: str,
     *,
     headers: dict[str, str] | None = None,
-    errors: list[dict[str, Any]] | None = None,
 ) -> ConnexionResponse:
-    body: dict[str, Any] = {"code": code, "message": message}
-    if errors:
-        body["errors"] = errors
+    body = {"code": code, "message": message}
     headers = dict(headers or {})
     headers.pop("Content-Type", None)
     headers.pop("content-type", None)

@@ -32,7 +32,7 @@ def require(distribution: str, lowest: str, below: str) -> str:
     if installed == "none" or not _release(lowest) <= _release(installed) < _release(below):
         wanted = f"{distribution}>={lowest},<{below}"
         raise IncompatibleVersion(
-            f"csapi works with {wanted}, but {distribution} {installed} is installed: pip install '{wanted}'"
+            f"{distribution} {installed} is installed, but csapi works with {wanted}: pip install '{wanted}'"
         )
     return installed
 

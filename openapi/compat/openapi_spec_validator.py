@@ -63,7 +63,7 @@ def _located(cls: type[KeywordValidator]) -> type[KeywordValidator]:
         for error in check(self, *args, **kwargs):
             if where is not None and not getattr(error, "_csapi_located", False):
                 error.path.extendleft(reversed(where.parts))
-                error._csapi_located = True
+                error._csapi_located = True  # type: ignore[attr-defined]  # our mark on their error
             yield error
 
     return type(f"Located{cls.__name__}", (cls,), {"__call__": __call__})

@@ -21,6 +21,7 @@ MODULES = {
     "jsonschema": ("csapi.mock_server.compat.jsonschema", "4.27.1"),
     "openapi-spec-validator": ("csapi.openapi.compat.openapi_spec_validator", "0.10.0"),
     "schemathesis": ("csapi.conformance.compat.schemathesis", "4.33.0"),
+    "uvicorn": ("csapi.mock_server.compat.uvicorn", "0.55.0"),
 }
 
 

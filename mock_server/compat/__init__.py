@@ -6,6 +6,7 @@ holds the mock's own format checker (int64), so that no format is registered on 
 global checker. Each starts with `openapi.compat.require` and its tested release range: outside
 it, importing the mock fails with one line naming the range (`csapi` prints it and exits 2),
 instead of an AttributeError deep in a request. Importing this package imports both.
+`uvicorn.py` (the connection in each request's scope, for a `drop` fault) is imported by serve only.
 """
 
 from . import connexion, jsonschema  # noqa: F401

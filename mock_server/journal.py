@@ -1,0 +1,296 @@
+"""The request journal and the client's contract report (docs/design.md, "Request journal").
+
+`JournalMiddleware` sits outside the read cache and the per-request controls, so it sees every
+answer of the API: computed, cached, controlled (Prefer, a fault) or an error. For each request
+it appends one small tuple to a bounded ring (`Journal.entries`, newest last) and adds the
+request to the run's totals per operation (`Journal.usage`, what `serve --report` writes). The
+JSON of an entry is only built when someone asks (`GET /__mock__/requests`).
+
+A finding is a dict `{"kind": ..., "message": ...}` (more members may follow): what a request
+did that the document does not describe. The list of the request's findings is created here, at
+`scope[FINDINGS]` (guards.FINDINGS), before anything below runs, so that every layer below (the
+tolerance of guards.py, the controls) appends to the same list, whatever copies of the scope it
+makes. Kinds found here: `no_such_operation`, `missing_header`; control.py adds `prefer` and
+`fault`.
+
+Requests to the admin API and to Swagger UI are not journaled: they are not the API.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .errors import InvalidInput
+from .guards import FINDINGS
+
+if TYPE_CHECKING:
+    from .control import Controls, Operation, Operations
+
+OPERATION = "csapi.operation"  # scope key: the request's Operation (None: no operation matches)
+NOT_API = ("/__mock__", "/v1/ui", "/v1/openapi.json")  # not journaled, never controlled
+DEFAULT_SIZE = 1000
+MAX_DISTINCT_FINDINGS = 200  # per operation in the report; the rest is only counted
+
+Finding = dict[str, Any]
+# (time, method, path, query, operationId, status, duration in s, findings): one request
+Entry = tuple[float, str, str, bytes, "str | None", "int | None", float, list[Finding]]
+
+
+def finding(kind: str, message: str, **extra: Any) -> Finding:
+    return {"kind": kind, "message": message, **extra}
+
+
+def kind_of(item: Any) -> str:
+    """The kind of a finding, whoever made it (a dict with `kind`, else `type` or `code`)."""
+    if isinstance(item, dict):
+        return str(item.get("kind") or item.get("type") or item.get("code") or "finding")
+    return "finding"
+
+
+def message_of(item: Any) -> str:
+    if isinstance(item, dict):
+        return str(item.get("message") or item.get("detail") or "")
+    return str(item)
+
+
+def iso_time(seconds: float) -> str:
+    """ISO 8601 in UTC with the Z designator, to the millisecond (requests come faster than 1/s)."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass
+class Usage:
+    """What the run did with one operation (or, under the key None, with no operation)."""
+
+    requests: int = 0
+    statuses: dict[int | None, int] = field(default_factory=dict)
+    findings: dict[tuple[str, str], int] = field(default_factory=dict)  # (kind, message) -> count
+    other_findings: int = 0  # past MAX_DISTINCT_FINDINGS distinct ones
+
+
+class Journal:
+    """A ring of the last `size` requests plus the run's totals per operation; no globals, so an
+    app (later a session) holds one by reference. `clock` gives the wall time in seconds."""
+
+    def __init__(self, size: int = DEFAULT_SIZE, clock: Callable[[], float] = time.time):
+        if size < 1:
+            raise ValueError("the journal keeps at least one request")
+        self.size = size
+        self.clock = clock
+        self.entries: deque[Entry] = deque(maxlen=size)
+        self.usage: dict[str | None, Usage] = {}
+        self.started = clock()
+
+    def record(
+        self,
+        method: str,
+        path: str,
+        query: bytes,
+        operation_id: str | None,
+        status: int | None,
+        duration: float,
+        findings: list[Finding],
+    ) -> None:
+        self.entries.append((self.clock(), method, path, query, operation_id, status, duration, findings))
+        usage = self.usage.get(operation_id)
+        if usage is None:
+            usage = self.usage[operation_id] = Usage()
+        usage.requests += 1
+        usage.statuses[status] = usage.statuses.get(status, 0) + 1
+        for item in findings:
+            key = (kind_of(item), message_of(item))
+            if key in usage.findings or len(usage.findings) < MAX_DISTINCT_FINDINGS:
+                usage.findings[key] = usage.findings.get(key, 0) + 1
+            else:
+                usage.other_findings += 1
+
+    def clear(self) -> None:
+        """Empty the ring; the run's totals (the report) stay."""
+        self.entries.clear()
+
+    def reset(self) -> None:
+        """Forget everything, the run's totals too: as new."""
+        self.entries.clear()
+        self.usage.clear()
+        self.started = self.clock()
+
+    def render(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The entries as JSON, newest first."""
+        out = []
+        for when, method, path, query, operation_id, status, duration, findings in reversed(self.entries):
+            if limit is not None and len(out) >= limit:
+                break
+            out.append(
+                {
+                    "time": iso_time(when),
+                    "method": method,
+                    "path": path,
+                    "query": query.decode("latin-1"),
+                    "operationId": operation_id,
+                    "status": status,
+                    "duration_ms": round(duration * 1000, 2),
+                    "findings": [dict(item) if isinstance(item, dict) else item for item in findings],
+                }
+            )
+        return out
+
+    def report(self, operations: Operations) -> dict[str, Any]:
+        """The client's contract report (serve --report): every operation of the document, used
+        or not, with the statuses it answered and the findings of its requests."""
+        rows = []
+        for operation in operations.all():
+            rows.append(_row(operation, self.usage.get(operation.operation_id)))
+        unmatched = self.usage.get(None)
+        requests = sum(u.requests for u in self.usage.values())
+        non_2xx = sum(
+            count
+            for u in self.usage.values()
+            for status, count in u.statuses.items()
+            if status is None or not 200 <= status < 300
+        )
+        by_kind: dict[str, int] = {}
+        for usage in self.usage.values():
+            for (kind, _), count in usage.findings.items():
+                by_kind[kind] = by_kind.get(kind, 0) + count
+            if usage.other_findings:
+                by_kind["more"] = by_kind.get("more", 0) + usage.other_findings
+        return {
+            "format": "csapi-contract-report",
+            "version": 1,
+            "started_at": iso_time(self.started),
+            "generated_at": iso_time(self.clock()),
+            "summary": {
+                "operations": len(rows),
+                "used": sum(1 for row in rows if row["used"]),
+                "requests": requests,
+                "findings": sum(by_kind.values()),
+                "findings_by_kind": dict(sorted(by_kind.items(), key=lambda pair: -pair[1])),
+                "non_2xx": non_2xx,
+                "no_such_operation": unmatched.requests if unmatched else 0,
+            },
+            "operations": rows,
+            "unmatched": {
+                "requests": unmatched.requests if unmatched else 0,
+                "statuses": _statuses(unmatched),
+                "findings": _findings(unmatched),
+            },
+        }
+
+
+def _statuses(usage: Usage | None) -> dict[str, int]:
+    if usage is None:
+        return {}
+    ordered = sorted(usage.statuses.items(), key=lambda pair: (pair[0] is None, pair[0] or 0))
+    return {("none" if status is None else str(status)): count for status, count in ordered}
+
+
+def _findings(usage: Usage | None) -> list[dict[str, Any]]:
+    if usage is None:
+        return []
+    rows = [
+        {"kind": kind, "message": message, "count": count}
+        for (kind, message), count in sorted(usage.findings.items(), key=lambda pair: (pair[0][0], -pair[1]))
+    ]
+    if usage.other_findings:
+        rows.append({"kind": "more", "message": "further distinct findings", "count": usage.other_findings})
+    return rows
+
+
+def _row(operation: Operation, usage: Usage | None) -> dict[str, Any]:
+    seen = _statuses(usage)
+    documented = [str(status) for status in operation.statuses]
+    return {
+        "operationId": operation.operation_id,
+        "method": operation.method.upper(),
+        "path": operation.template,
+        "summary": operation.summary,
+        "tag": operation.tag,
+        "used": usage is not None,
+        "requests": usage.requests if usage else 0,
+        "statuses": seen,
+        "documented_statuses": documented,
+        "undocumented_statuses": [s for s in seen if s not in documented],
+        "findings": _findings(usage),
+    }
+
+
+# ---------------------------------------------------------------------- ASGI middleware
+class JournalMiddleware:
+    """Journals every API request; put it outside the read cache and the controls."""
+
+    def __init__(self, app: Any, controls: Controls):
+        self.app = app
+        self.controls = controls
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"].startswith(NOT_API):
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        controls = self.controls
+        method, path, query = scope["method"], scope["path"], scope.get("query_string", b"")
+        operation = controls.operations.match(method, path)
+        findings: list[Finding] = []
+        scope[FINDINGS] = findings
+        scope[OPERATION] = operation
+        status: int | None = None
+
+        async def watch(message: dict[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception:
+            status = status or 500  # the server error middleware outside answers 500
+            raise
+        finally:
+            if operation is None:
+                findings.append(_no_such_operation(method, path))
+            elif operation.required_headers:
+                _missing_headers(operation, scope["headers"], findings)
+            duration = time.perf_counter() - start
+            operation_id = operation.operation_id if operation is not None else None
+            controls.journal.record(method, path, query, operation_id, status, duration, findings)
+
+
+def _no_such_operation(method: str, path: str) -> Finding:
+    return finding("no_such_operation", f"{method} {path} matches no operation of the document")
+
+
+def _missing_headers(operation: Operation, headers: Any, findings: list[Finding]) -> None:
+    present = {name for name, _ in headers}
+    for name, label in operation.required_headers:
+        if name not in present:
+            message = f"{label} is required by {operation.operation_id} and was not sent"
+            findings.append(finding("missing_header", message, header=name.decode("latin-1")))
+
+
+# ---------------------------------------------------------------------- admin routes
+def admin_routes(controls: Controls) -> list[tuple[str, Callable[..., Any], list[str]]]:
+    """`GET /__mock__/requests?limit=N` (newest first) and `DELETE /__mock__/requests`."""
+
+    async def list_requests(request: Request) -> JSONResponse:
+        raw = request.query_params.get("limit")
+        limit = None
+        if raw is not None:
+            if not raw.isdigit() or int(raw) < 1:
+                raise InvalidInput("limit must be a whole number above 0")
+            limit = int(raw)
+        return JSONResponse(controls.journal.render(limit))
+
+    async def clear_requests(request: Request) -> Response:
+        controls.journal.clear()
+        return Response(status_code=204)
+
+    return [("/requests", list_requests, ["GET"]), ("/requests", clear_requests, ["DELETE"])]

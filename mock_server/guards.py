@@ -4,8 +4,13 @@
 - A JSON body that is not UTF-8 is a 400 (connexion crashes into a 500 on it).
 - A body without a Content-Type is a 415 (connexion passed its raw bytes on, into a 500).
 - A query parameter that takes one value, given twice, is a 400.
-- Array query parameters also arrive as `tags[]=a` and `tags=a,b` from older clients
-  (docs/design.md, request encoding); they are rewritten to the documented `tags=a&tags=b`.
+- Array query parameters also arrive as `tags[]=a`, `tags[0]=a` and `tags=a,b` from older
+  clients (docs/design.md, request encoding); they are rewritten to the documented `tags=a&tags=b`.
+- Request tolerance (docs/design.md; tolerance.py): unknown query parameters and body fields
+  are dropped, empty values of fields that are not text are null or absent, a DELETE's body
+  fields may come in the query string; each is a finding at `scope[FINDINGS]`. With
+  `strict=True` (`serve --strict-requests`) an unknown body field is a 400 instead (connexion's
+  strict validation refuses unknown query parameters).
 - Every error answer is the `{code, message}` body, with `WWW-Authenticate` on a 401 and
   the full `Allow` list on a 405 (connexion lists one method).
 - A JSON body nested deeper than MAX_DEPTH is a 400 (it recursed into a 500).
@@ -17,6 +22,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -32,10 +38,22 @@ from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 
 from ..openapi import document, path_template, resolve
-from .forms import FORM_TYPES, Upload, form_to_json
+from .forms import FORM_TYPES, Upload, form_to_json, split_key
+from .tolerance import (
+    Declared,
+    declared,
+    needs_query_work,
+    shown,
+    tolerate_body,
+    tolerate_query,
+    unknown_fields,
+)
 
 JSON_TYPES = ("application/json",)
 UPLOADS = "csapi.uploads"  # scope key: the file parts of a multipart body, for the handlers
+# scope key: the request's findings, a list of dicts {"kind", "name", "in", "message"} (docs/design.md,
+# request journal); whoever comes first makes the list, and every copy of the scope shares it
+FINDINGS = "csapi.findings"
 
 
 def error_response(
@@ -80,13 +98,9 @@ def array_query_params() -> frozenset[str]:
     return frozenset(names)
 
 
-def has_optional_body(method: str, path: str) -> bool:
-    """The operation takes a request body that may be left out (e.g. Delete an item)."""
-    return _has_optional_body(method.lower(), path_template(path))
-
-
 @cache  # by template, not by path: one entry per operation however many ids are asked for
-def _has_optional_body(method: str, template: str | None) -> bool:
+def has_optional_body(method: str, template: str | None) -> bool:
+    """The operation takes a request body that may be left out (e.g. Delete an item)."""
     operation = document()["paths"][template].get(method) if template else None
     body = resolve(operation.get("requestBody")) if isinstance(operation, dict) else None
     return bool(body) and not body.get("required", False)
@@ -187,16 +201,19 @@ def repeated_single(query: bytes, arrays: frozenset[str]) -> str | None:
     return None
 
 
+_INDEX = re.compile(r"[0-9]*")  # `tags[]`, `tags[0]`
+
+
 def normalize_query(query: bytes, arrays: frozenset[str]) -> bytes:
-    """`tags[]=a` and `tags=a,b` -> `tags=a&tags=b` for the document's array parameters."""
+    """`tags[]=a`, `tags[0]=a` and `tags=a,b` -> `tags=a&tags=b` for the document's array parameters."""
     upper = query.upper()
-    if not any(mark in upper for mark in (b"[]", b"%5B%5D", b",", b"%2C")):
+    if not any(mark in upper for mark in (b"[", b"%5B", b",", b"%2C")):
         return query
     pairs = []
     for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
-        base = name[:-2] if name.endswith("[]") else name
-        if base in arrays:
-            # an empty value stays (a 400), as it does when nothing else in the query has a comma
+        base, subs = split_key(name)
+        if base in arrays and (not subs or (len(subs) == 1 and _INDEX.fullmatch(subs[0]))):
+            # an empty value stays: the request tolerance (tolerance.py) reads it as absent
             pairs.extend((base, part) for part in value.split(",") if part != "" or value == "")
         else:
             pairs.append((name, value))
@@ -205,16 +222,27 @@ def normalize_query(query: bytes, arrays: frozenset[str]) -> bytes:
 
 # ---------------------------------------------------------------------- ASGI middleware
 class GuardMiddleware:
-    def __init__(self, app: Any, max_body: int):
+    def __init__(self, app: Any, max_body: int, strict: bool = False):
         self.app = app
         self.max_body = max_body
+        self.strict = strict  # serve --strict-requests: no request tolerance (tolerance.py)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        original, findings = scope, []
+        known: Declared | None = None
+        moved: list[tuple[str, str]] = []  # a DELETE's body fields that came in the query string
         query = normalize_query(scope.get("query_string", b""), array_query_params())
-        scope["query_string"] = alias_count(scope["method"], scope["path"], query)
+        query = alias_count(scope["method"], scope["path"], query)
+        template = path_template(scope["path"])  # what the request is, by operation, not by path
+        if query:
+            known = declared(scope["method"].lower(), template)
+            if known is not None and needs_query_work(query, known):
+                query, moved = tolerate_query(query, known, strict=self.strict, findings=findings)
+                record(scope, findings)
+        scope["query_string"] = query
         repeated = repeated_single(scope["query_string"], array_query_params())
         if repeated is not None:
             message = f"The query parameter {repeated} takes one value; it was given more than once."
@@ -241,6 +269,8 @@ class GuardMiddleware:
             message = "A request body needs a Content-Type (application/json, a form type)."
             await _send(send, error_response(415, "unsupported_media_type", message))
             return
+        data: Any = None  # the body as JSON, when the tolerance has to read it
+        rewrite = False  # the body handed on is `data`, not the bytes that came
         if body and media_type in JSON_TYPES:
             try:
                 text = body.decode("utf-8")
@@ -258,6 +288,9 @@ class GuardMiddleware:
                 message = "The JSON body has a lone surrogate escape (\\ud800 without its pair)."
                 await _send(send, error_response(400, "invalid_input", message))
                 return
+            if text.lstrip().startswith("{"):  # an object: its fields are the tolerance's business
+                with contextlib.suppress(ValueError):  # malformed: connexion answers that
+                    data = json.loads(text)
         elif media_type in FORM_TYPES and scope["method"] != "GET":
             try:
                 pairs, uploads = await _form_pairs(scope, body)
@@ -267,10 +300,35 @@ class GuardMiddleware:
                 message = f"The form body is malformed: {detail}"
                 await _send(send, error_response(400, "invalid_input", message))
                 return
-            body = json.dumps(form_to_json(scope["method"], scope["path"], pairs)).encode()
-            headers = _with_json_headers(scope["headers"], len(body))
-            scope = {**scope, "headers": headers, UPLOADS: uploads}
-        elif not body and has_optional_body(scope["method"], scope["path"]):
+            data = form_to_json(scope["method"], scope["path"], pairs, None if self.strict else findings)
+            rewrite = True
+            scope = {**scope, UPLOADS: uploads}
+        if moved and ((data is None and not body) or isinstance(data, dict)):
+            # Alamofire sends a DELETE's parameters in the query string: they are its body's fields
+            from_query = form_to_json(scope["method"], scope["path"], moved)
+            data, rewrite = {**from_query, **(data or {})}, True
+        if isinstance(data, dict) and data:
+            known = known or declared(scope["method"].lower(), template)
+            if known is not None and self.strict:  # what the tolerance would note, refused
+                unknown = ", ".join(map(shown, unknown_fields(data, known)))
+                if unknown:
+                    message = (
+                        f"The body has field(s) this operation does not have: {unknown} "
+                        "(the mock runs with --strict-requests)."
+                    )
+                    await _send(send, error_response(400, "invalid_input", message))
+                    return
+            elif known is not None and not self.strict:
+                tolerated = tolerate_body(data, known, findings)
+                if tolerated != data:
+                    data, rewrite = tolerated, True
+        if findings:
+            record(original, findings)
+            scope[FINDINGS] = original[FINDINGS]
+        if rewrite:
+            body = json.dumps(data).encode()
+            scope = {**scope, "headers": _with_json_headers(scope["headers"], len(body))}
+        elif not body and has_optional_body(scope["method"].lower(), template):
             # connexion validates a missing optional body as null, which the schema rejects
             body = b"{}"
             scope = {**scope, "headers": _with_json_headers(scope["headers"], len(body))}
@@ -288,6 +346,13 @@ class GuardMiddleware:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
+
+
+def record(scope: dict[str, Any], findings: list[dict[str, Any]]) -> None:
+    """Move findings into the request's list at `scope[FINDINGS]` (made here if nobody made it)."""
+    if findings:
+        scope.setdefault(FINDINGS, []).extend(findings)
+        findings.clear()
 
 
 async def _form_pairs(scope: dict[str, Any], body: bytes) -> tuple[list[tuple[str, str]], dict[str, Upload]]:

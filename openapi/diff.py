@@ -33,6 +33,7 @@ tighten (fewer values)      breaking-server        breaking-server
 loosen (more values)        breaking-server        breaking-client
 both                        breaking-server        breaking-client
 meaning (a default)         breaking-client        compatible
+obligation (a new field)    breaking-server        compatible
 neutral                     compatible             compatible
 ==========================  =====================  =====================
 
@@ -75,7 +76,8 @@ The rules (rule name: effect):
   their component name; a requirement only counts as removed when no requirement of the
   new document asks for a subset of it (and the other way round for added).
 - Schemas: ``property-added``: tighten when required; loosen when the object was closed
-  (`additionalProperties: false`, as every request body of this project is); else neutral.
+  (`additionalProperties: false`); else an obligation: an open request object's unknown fields
+  are ignored (docs/design.md, request tolerance), so servers must now act on the new one.
   ``property-removed``: tighten when the object is closed (plus loosen when it was
   required); else loosen. ``required-added``: tighten. ``required-removed``: loosen.
   ``type-changed``: tighten / loosen (integer -> number loosens) / both.
@@ -313,6 +315,7 @@ class Effect(Enum):
     LOOSEN = "loosen"
     BOTH = "both"
     MEANING = "meaning"
+    OBLIGATION = "obligation"  # servers must act on what they could ignore; readers lose nothing
     NEUTRAL = "neutral"
 
 
@@ -327,6 +330,8 @@ def classify(effect: Effect, direction: Direction) -> Classification:
         return Classification.COMPATIBLE
     if effect is Effect.MEANING:
         return Classification.BREAKING_CLIENT
+    if effect is Effect.OBLIGATION:
+        return Classification.BREAKING_SERVER if direction is Direction.REQUEST else Classification.COMPATIBLE
     if direction is Direction.REQUEST:  # what servers must accept moved: implementers follow
         return Classification.BREAKING_SERVER
     return Classification.BREAKING_SERVER if effect is Effect.TIGHTEN else Classification.BREAKING_CLIENT
@@ -753,7 +758,7 @@ class _Schemas:
                 if name in new_required:
                     message, effect = f"required property `{name}` added", Effect.TIGHTEN
                 else:
-                    effect = Effect.LOOSEN if old_closed else Effect.NEUTRAL
+                    effect = Effect.LOOSEN if old_closed else Effect.OBLIGATION
                     message = f"optional property `{name}` added"
                 yield _Finding(site, "property-added", message, effect)
             elif name not in new_props:

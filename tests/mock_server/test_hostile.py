@@ -1,8 +1,9 @@
 """Hostile input (issue 7, part 3): each request gets a 4xx with the `{code, message}` body (or,
 where docs/design.md says so, a plain answer: an oversized per_page is clamped), never a 5xx, and
 the state is exactly as it was. test_app.py already covers a non-UTF-8 JSON body, NaN and
-1e400, malformed JSON, an unknown field, text/plain, page=0 and the body cap through the
-test client; test_schemathesis.py pins 950- and 100000-level nesting and owner_id=2**63.
+1e400, malformed JSON, text/plain, page=0 and the body cap through the test client (and
+test_tolerance.py what is ignored rather than refused: unknown fields, empty values);
+test_schemathesis.py pins 950- and 100000-level nesting and owner_id=2**63.
 
 Here also: the body cap holds at the ASGI level, where it matters (a huge Content-Length is
 refused unread, an endless chunked body is read only to the cap).

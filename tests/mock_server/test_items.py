@@ -177,7 +177,7 @@ def test_create_an_item_into_a_stack(api: Api, world: World):
         {"type": "stack", "items": ["@stack"]},
         {"type": "text", "content": "x", "latitude": 91},
         {"type": "text", "content": "x", "tags": [""]},
-        {"type": "text", "content": "x", "colour": "red"},
+        {"type": "text", "content": "x", "shareable": "yes"},
     ],
 )
 def test_create_rejects_bad_bodies(api: Api, world: World, store, body):

@@ -161,7 +161,7 @@ def test_a_team_username_taken_by_a_user_is_409(api: Api, store, taken):
         {"view_mode": "flow"},
         {"name": ""},
         {"billing_email": "nope"},
-        {"plan": "free"},
+        {"labels": "no"},
     ],
 )
 def test_a_bad_team_update_is_400(api: Api, body):

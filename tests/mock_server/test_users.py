@@ -137,8 +137,7 @@ def test_an_own_address_in_another_case_becomes_primary_as_it_is_listed(api: Api
         {"name": ""},
         {"view_mode": "flow"},
         {"sort_by": "size"},
-        {"plan": "pro"},
-        {"id": 5},
+        {"labels": "yes"},
     ],
 )
 def test_a_bad_update_is_400(api: Api, body):

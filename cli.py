@@ -99,7 +99,8 @@ FIXTURE_SETS = ["default", "empty", "large"]
 @click.option(
     "--state",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Load the state from FILE at start if it exists; write it back (atomically) on shutdown.",
+    help="Load the state from FILE at start if it exists; write it back (atomically) on shutdown. "
+    "Only the default session's: X-Mock-Session sandboxes are never saved.",
 )
 @click.option(
     "--autosave",
@@ -116,7 +117,53 @@ FIXTURE_SETS = ["default", "empty", "large"]
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Its key.")
 @click.option("--validate-responses", is_flag=True, help="Check every response against the document.")
 @click.option(
+    "--strict-requests",
+    is_flag=True,
+    help="Refuse (400) unknown query parameters and body fields; by default they are ignored and logged.",
+)
+@click.option(
     "--no-cache", is_flag=True, help="Compute every GET anew (by default a repeat is answered until a write)."
+)
+@click.option(
+    "--cors-origin",
+    "cors_origins",
+    multiple=True,
+    metavar="URL",
+    help="Only this origin (repeatable) gets CORS headers, e.g. http://localhost:3000 (default: any).",
+)
+@click.option("--no-cors", is_flag=True, help="No CORS: no Access-Control-* headers, OPTIONS is a 405.")
+@click.option(
+    "--latency",
+    metavar="MIN-MAX",
+    help="Add MIN to MAX ms (uniform, seeded by --seed) to each API request, e.g. 50-200.",
+)
+@click.option(
+    "--error-rate",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    metavar="SHARE",
+    help="Answer this share of API requests with a 5xx or 429, seeded by --seed, e.g. 0.02.",
+)
+@click.option(
+    "--report",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="At stop, write the client's contract report to FILE (HTML if it ends in .html, else JSON).",
+)
+@click.option(
+    "--max-sessions",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    metavar="N",
+    help="At most N X-Mock-Session sandboxes at once (one more is a 429); the default session aside.",
+)
+@click.option(
+    "--session-ttl",
+    type=click.FloatRange(min=0, min_open=True),
+    default=3600.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Drop an X-Mock-Session sandbox idle for this long.",
 )
 def serve(
     host: str,
@@ -131,7 +178,15 @@ def serve(
     certfile: Path | None,
     keyfile: Path | None,
     validate_responses: bool,
+    strict_requests: bool,
     no_cache: bool,
+    cors_origins: tuple[str, ...],
+    no_cors: bool,
+    latency: str | None,
+    error_rate: float,
+    report: Path | None,
+    max_sessions: int,
+    session_ttl: float,
 ) -> None:
     """Run the stateful mock server until Ctrl-C (or SIGTERM); with --state, save the state then.
 
@@ -154,11 +209,19 @@ def serve(
         admin=not no_admin,
         state=state,
         validate_responses=validate_responses,
+        strict_requests=strict_requests,
         autosave=autosave,
         tls=tls,
         certfile=certfile,
         keyfile=keyfile,
         cache=not no_cache,
+        cors=not no_cors,
+        cors_origins=cors_origins,
+        latency=latency,
+        error_rate=error_rate,
+        report=report,
+        max_sessions=max_sessions,
+        session_ttl=session_ttl,
     )
     try:
         run(options, echo=click.echo, warn=lambda message: click.echo(message, err=True))

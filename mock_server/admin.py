@@ -1,7 +1,8 @@
 """The mock-only admin API under /__mock__/ (docs/design.md): no auth, off with `serve --no-admin`.
 
 Client tests use it to learn credentials, reset or snapshot the state, create users and
-read the notifications the mock recorded instead of sending them.
+read the notifications the mock recorded instead of sending them; all of it in the session the
+request names with `X-Mock-Session` (sessions.py), the default one without it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from .. import fixtures
+from . import control, journal
 from .errors import InvalidInput
-from .store import Store, format_time
+from .sessions import SESSION, Session, Sessions
+from .store import format_time
 from .store.records import Account
 
 PREFIX = "/__mock__"
@@ -31,21 +34,28 @@ def user_credentials(user: Account) -> dict[str, Any]:
     }
 
 
-def mount(app: Any, store: Store, api_key: str) -> None:
-    """Add the admin routes to a connexion app, bound to its store and key."""
+def mount(app: Any, sessions: Sessions, api_key: str, controls: bool = True) -> None:
+    """Add the admin routes to a connexion app. Each acts on the request's session
+    (`X-Mock-Session`, sessions.py): its store and, with `controls`, the journal's and the
+    faults' routes of journal.py and control.py on its controls. The API key is the server's."""
 
     async def get_credentials(request: Request) -> JSONResponse:
+        store = _session(request).store
         return JSONResponse(fixtures.credentials({"accounts": store.dump("accounts")}, api_key))
 
     async def reset(request: Request) -> JSONResponse:
+        store = _session(request).store
         body = await _json(request)
         name, seed = body.get("fixtures", "default"), body.get("seed", 0)
         if name not in fixtures.NAMES or not isinstance(seed, int) or isinstance(seed, bool):
             raise InvalidInput(f"fixtures must be one of {', '.join(fixtures.NAMES)} and seed an integer")
-        store.reset(fixtures.generate(name, seed))
+        template = sessions.template  # the server's own set and seed: a copy, not generated again
+        same = (name, seed) == (template.fixtures, template.seed)
+        store.reset(template.data() if same else fixtures.generate(name, seed))
         return JSONResponse({"code": "reset", "message": f"State reset to the {name} fixtures, seed {seed}."})
 
     async def create_user(request: Request) -> JSONResponse:
+        store = _session(request).store
         body = await _json(request)
         plan, name = body.get("plan", "free"), body.get("name")
         if plan not in ("free", "pro") or (name is not None and not isinstance(name, str)):
@@ -53,13 +63,15 @@ def mount(app: Any, store: Store, api_key: str) -> None:
         return JSONResponse(user_credentials(store.create_user(plan=plan, name=name)), status_code=201)
 
     async def get_snapshot(request: Request) -> JSONResponse:
-        return JSONResponse(store.snapshot())
+        return JSONResponse(_session(request).store.snapshot())
 
     async def put_snapshot(request: Request) -> JSONResponse:
+        store = _session(request).store
         store.reset(await _json(request))
         return JSONResponse({"code": "restored", "message": "State restored from the snapshot."})
 
     async def notifications(request: Request) -> JSONResponse:
+        store = _session(request).store
         return JSONResponse(
             [
                 {**_plain(n), "created_at": format_time(n.created_at)}
@@ -75,6 +87,8 @@ def mount(app: Any, store: Store, api_key: str) -> None:
         ("/snapshot", put_snapshot, ["PUT"]),
         ("/notifications", notifications, ["GET"]),
     ]
+    if controls:
+        routes += journal.admin_routes(_controls) + control.admin_routes(_controls)
     for path, endpoint, methods in routes:
         app.add_url_rule(PREFIX + path, endpoint.__name__, endpoint, methods=methods)
     # Another method would fall through to the API's catch-all mount and be a 404: answer 405.
@@ -84,6 +98,15 @@ def mount(app: Any, store: Store, api_key: str) -> None:
     for path, methods in allowed.items():
         others = [m for m in ("GET", "PUT", "POST", "DELETE", "PATCH", "OPTIONS") if m not in methods]
         app.add_url_rule(PREFIX + path, f"not_allowed{path}", _not_allowed(methods), methods=others)
+
+
+def _session(request: Request) -> Session:
+    session: Session = request.scope[SESSION]
+    return session
+
+
+def _controls(request: Request) -> control.Controls:
+    return _session(request).controls
 
 
 def _not_allowed(methods: list[str]) -> Any:

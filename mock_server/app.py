@@ -17,7 +17,7 @@ import hmac
 import importlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -35,9 +35,14 @@ from ..openapi import DOCUMENT_PATH, load_document
 from . import admin as admin_routes
 from .cache import ReadCache
 from .compat.connexion import FAST_SECURITY_MAP, use_fast_operations, validator_map
+from .control import ControlMiddleware, Controls
+from .cors import CORS
 from .errors import ApiError
 from .guards import UPLOADS, GuardMiddleware, allowed_methods, error_response
 from .handlers import Ctx
+from .journal import JournalMiddleware
+from .sessions import MAX_SESSIONS, SESSION, Session, SessionMiddleware, Sessions, Template
+from .sessions import TTL as SESSION_TTL
 from .store import Store
 from .store.core import utcnow
 
@@ -74,6 +79,12 @@ def create_app(
     background: Callable[[], Awaitable[None]] | None = None,
     document: str | Path = DOCUMENT_PATH,
     fast_paths: bool = True,
+    strict_requests: bool = False,
+    cors: bool = True,
+    cors_origins: Sequence[str] | None = None,
+    controls: Controls | None = None,
+    max_sessions: int = MAX_SESSIONS,
+    session_ttl: float = SESSION_TTL,
 ) -> connexion.AsyncApp:
     """The mock as an ASGI app. Without a store, one is made from the `fixtures` set and `seed`.
 
@@ -85,12 +96,24 @@ def create_app(
     `csapi validate --drift` (the guards still read the project's own).
     `fast_paths=False` runs on connexion's documented behaviour alone, without the work-saving
     internals of compat/connexion.py: the same answers, more slowly (the tests run both ways).
+    `strict_requests` refuses (400) unknown query parameters and body fields, which the mock
+    otherwise ignores with a finding, as the real service does (tolerance.py).
+    `cors` answers browsers on other origins (cors.py): any origin, or only `cors_origins`.
+    `controls` holds the request journal, the faults and Prefer's settings (control.py); without
+    it the app makes its own from `seed`, on `state.controls`.
+    `store` and `controls` are the default session's; `X-Mock-Session: NAME` selects another,
+    made on first use from `fixtures` and `seed` (sessions.py, on `state.sessions`): at most
+    `max_sessions` of them, each dropped after `session_ttl` idle seconds.
     """
     if store is None:
         from ..fixtures import generate
 
         store = Store(clock=clock, data=generate(fixtures, seed))
     state = _AppState(store, api_key or secrets.token_hex(16))
+    controls = state.controls = controls if controls is not None else Controls(seed=seed)
+    sessions = state.sessions = Sessions(
+        Session(None, store, controls), Template(fixtures, seed), max_sessions=max_sessions, ttl=session_ttl
+    )
     app = connexion.AsyncApp(
         __name__,
         security_map=FAST_SECURITY_MAP if fast_paths else None,
@@ -100,20 +123,28 @@ def create_app(
         use_fast_operations(app)
     app.add_api(
         _with_check_functions(load_document(document)),  # parsed here in C; connexion's takes 0.5 s
-        resolver=_StoreResolver(store),
+        resolver=_StoreResolver(),
         validator_map=validator_map(fast=fast_paths),
-        strict_validation=True,
+        strict_validation=strict_requests,
         validate_responses=validate_responses,
         swagger_ui_options=SwaggerUIOptions(swagger_ui_path="/v1/ui", spec_path="/v1/openapi.json"),
     )
     for exc_class, handler in _ERROR_HANDLERS.items():
         app.add_error_handler(exc_class, handler)
-    if cache:  # outermost: a repeated read skips everything below
+    if cors:  # the first added here is the outermost: preflights reach nothing below (cors.py)
+        app.add_middleware(CORS, position=MiddlewarePosition.BEFORE_EXCEPTION, origins=cors_origins)
+    # then the session: everything below finds its store and controls at scope[SESSION]
+    app.add_middleware(SessionMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, sessions=sessions)
+    # the journal sees every answer below it; the controls answer before the cache and the operation
+    app.add_middleware(JournalMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, controls=controls)
+    app.add_middleware(ControlMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, controls=controls)
+    if cache:  # then the cache: a repeated read skips everything below
         app.add_middleware(ReadCache, position=MiddlewarePosition.BEFORE_EXCEPTION, store=store)
-    app.add_middleware(GuardMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, max_body=max_body)
+    guard = {"max_body": max_body, "strict": strict_requests}
+    app.add_middleware(GuardMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, **guard)
     app.add_middleware(_WithState, position=MiddlewarePosition.BEFORE_SECURITY, state=state)
     if admin:
-        admin_routes.mount(app, store, state.api_key)
+        admin_routes.mount(app, sessions, state.api_key)
     app.state = state
     return app
 
@@ -138,13 +169,17 @@ class _AppState:
     def __init__(self, store: Store, api_key: str):
         self.store = store
         self.api_key = api_key
+        self.controls: Controls  # the journal and the faults (control.py), set by create_app
+        self.sessions: Sessions  # the default session (this store, these controls) and the named ones
 
 
 # ---------------------------------------------------------------------- security
 # connexion finds a security check function only by its dotted name (`x-apikeyInfoFunc`,
 # `x-basicInfoFunc` in the document, or an environment variable): a function of this module,
-# the same for every app. It learns the app's key and store from the request, whose scope
-# `_WithState` gave them (a closure per app could only be handed over through connexion's internals).
+# the same for every app. It learns the app's key from the request, whose scope `_WithState` gave
+# it (a closure per app could only be handed over through connexion's internals), and the store
+# from the request's session (`scope[SESSION]`, sessions.py): the key is the server's, users are
+# the session's.
 STATE = "csapi.app"  # scope key: the _AppState of the app serving the request
 
 
@@ -167,8 +202,8 @@ def check_api_key(apikey: str, request: ConnexionRequest) -> dict[str, Any] | No
 
 
 def check_basic(username: str, password: str, request: ConnexionRequest) -> dict[str, Any] | None:
-    """connexion's Basic check (`x-basicInfoFunc`): a user of the app's store, id and token."""
-    user = request.scope[STATE].store.user_for_credentials(username, password)
+    """connexion's Basic check (`x-basicInfoFunc`): a user of the session's store, id and token."""
+    user = request.scope[SESSION].store.user_for_credentials(username, password)
     return {"sub": user.id} if user is not None else None
 
 
@@ -186,11 +221,8 @@ def _with_check_functions(spec: dict[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- resolver
 class _StoreResolver(Resolver):
-    """operationId `<resource>.<function>` -> handlers.<resource>.<function>, bound to the store."""
-
-    def __init__(self, store: Store):
-        super().__init__()
-        self.store = store
+    """operationId `<resource>.<function>` -> handlers.<resource>.<function>, called with the
+    store of the request's session."""
 
     def resolve_function_from_operation_id(self, operation_id: str) -> Callable[..., Any]:
         module, name = operation_id.rsplit(".", 1)
@@ -198,14 +230,15 @@ class _StoreResolver(Resolver):
             handler = getattr(importlib.import_module(f".handlers.{module}", __package__), name)
         except (ImportError, AttributeError) as exc:
             raise ResolverError(f"no handler for {operation_id}") from exc
-        return _bind(handler, self.store)
+        return _bind(handler)
 
 
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def _bind(handler: Callable[..., Any], store: Store) -> Callable[..., Any]:
+def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
     async def endpoint(**params: Any) -> Any:
+        store: Store = request.scope[SESSION].store
         token_info = context.get("token_info") or {}
         caller_id = (token_info.get("basicAuth") or {}).get("sub")
         caller = store.accounts.get(caller_id) if caller_id is not None else None

@@ -8,8 +8,14 @@ e.g. `log_access`) empties it; a request that writes bumps it too, here, so even
 path that forgot to count cannot leave a stale answer behind.
 
 Only complete 200 answers of GET requests without a body are kept, and only when no
-write ran while they were computed. Code that changes the store without a request (a
+write ran while they were computed; never those of the admin API (the journal and the
+faults change with every request, without a write). Code that changes the store without a request (a
 test planting a fault) must bump `store.generation` itself.
+
+Each session (sessions.py) has answers of its own (`Session.cache`, a `Shelf`), valid for
+its own store's generation, so a kept answer never crosses sessions and a write in one
+session leaves the others' answers be. The default session has `max_bytes`; each named
+one a sixteenth of it (4 MB), and goes with its session.
 """
 
 from __future__ import annotations
@@ -17,59 +23,89 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+from .sessions import SESSION
 from .store import Store
 
+ADMIN = "/__mock__/"  # admin.PREFIX: answers that also depend on more than the store
 Key = tuple[Any, ...]
 Answer = tuple[dict[str, Any], bytes]  # the http.response.start message, the body
 
 
-class ReadCache:
-    """ASGI middleware keeping answers of up to `max_answer` bytes, `max_bytes` in all, least
-    recently used out."""
+class Shelf:
+    """The answers of one session, valid while its store's generation stays `generation`."""
 
-    def __init__(self, app: Any, store: Store, max_bytes: int = 64 << 20, max_answer: int = 1 << 20):
-        self.app = app
+    __slots__ = ("store", "max_bytes", "answers", "bytes", "generation", "writes")
+
+    def __init__(self, store: Store, max_bytes: int):
         self.store = store
         self.max_bytes = max_bytes
+        self.answers: OrderedDict[Key, Answer] = OrderedDict()
+        self.bytes = 0
+        self.generation = store.generation
+        self.writes = 0  # write requests in flight
+
+
+class ReadCache:
+    """ASGI middleware keeping answers of up to `max_answer` bytes, `max_bytes` in all (a named
+    session: `session_bytes`), least recently used out. The answers are those of the request's
+    session (`scope[SESSION]`), else those of `store`."""
+
+    def __init__(
+        self,
+        app: Any,
+        store: Store,
+        max_bytes: int = 64 << 20,
+        max_answer: int = 1 << 20,
+        session_bytes: int | None = None,
+    ):
+        self.app = app
+        self.store = store
         self.max_answer = max_answer
-        self._answers: OrderedDict[Key, Answer] = OrderedDict()
-        self._bytes = 0
-        self._generation = store.generation
-        self._writes = 0  # write requests in flight
+        self.session_bytes = session_bytes if session_bytes is not None else max(max_bytes >> 4, max_answer)
+        self.default = Shelf(store, max_bytes)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
-        elif scope["method"] != "GET":
-            await self._write(scope, receive, send)
+            return
+        session = scope.get(SESSION)
+        shelf = self.default if session is None else session.cache or self._shelf(session)
+        if scope["method"] != "GET":
+            await self._write(shelf, scope, receive, send)
         else:
-            await self._read(scope, receive, send)
+            await self._read(shelf, scope, receive, send)
 
-    async def _write(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        self._writes += 1
+    def _shelf(self, session: Any) -> Shelf:
+        store = session.store
+        shelf = session.cache = self.default if store is self.store else Shelf(store, self.session_bytes)
+        return shelf
+
+    async def _write(self, shelf: Shelf, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        shelf.writes += 1
         try:
             await self.app(scope, receive, send)
         finally:
-            self._writes -= 1
+            shelf.writes -= 1
             if scope["method"] not in ("HEAD", "OPTIONS"):
-                self.store.generation += 1
+                shelf.store.generation += 1
 
-    async def _read(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if self._generation != self.store.generation:
-            self._answers.clear()
-            self._bytes = 0
-            self._generation = self.store.generation
+    async def _read(self, shelf: Shelf, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        store = shelf.store
+        if shelf.generation != store.generation:
+            shelf.answers.clear()
+            shelf.bytes = 0
+            shelf.generation = store.generation
         key = _key(scope)
-        answer = self._answers.get(key) if key is not None else None
+        answer = shelf.answers.get(key) if key is not None else None
         if answer is not None:
-            self._answers.move_to_end(key)
+            shelf.answers.move_to_end(key)
             await send(dict(answer[0]))
             await send({"type": "http.response.body", "body": answer[1]})
             return
         if key is None:
             await self.app(scope, receive, send)
             return
-        generation, start, chunks = self.store.generation, None, []
+        generation, start, chunks = store.generation, None, []
 
         async def capture(message: dict[str, Any]) -> None:
             nonlocal start
@@ -84,19 +120,22 @@ class ReadCache:
         if (
             start is not None
             and start["status"] == 200
-            and self._writes == 0
-            and self.store.generation == generation == self._generation
+            and shelf.writes == 0
+            and store.generation == generation == shelf.generation
             and len(body) <= self.max_answer
         ):
-            replaced = self._answers.pop(key, None)  # two identical misses may both finish
-            self._bytes += len(body) - (len(replaced[1]) if replaced else 0)
-            self._answers[key] = (start, body)
-            while self._bytes > self.max_bytes:
-                self._bytes -= len(self._answers.popitem(last=False)[1][1])
+            replaced = shelf.answers.pop(key, None)  # two identical misses may both finish
+            shelf.bytes += len(body) - (len(replaced[1]) if replaced else 0)
+            shelf.answers[key] = (start, body)
+            while shelf.bytes > shelf.max_bytes:
+                shelf.bytes -= len(shelf.answers.popitem(last=False)[1][1])
 
 
 def _key(scope: dict[str, Any]) -> Key | None:
-    """What the answer depends on; None when the request carries a body (not cacheable)."""
+    """What the answer depends on; None when the request carries a body or asks the admin API
+    (the journal and the faults change without a write: not cacheable)."""
+    if scope["path"].startswith(ADMIN):
+        return None
     headers = tuple(map(tuple, scope["headers"]))  # test clients send lists
     for name, value in headers:
         if (name == b"content-length" and value != b"0") or name == b"transfer-encoding":

@@ -28,7 +28,8 @@ document's operations (the admin API, Swagger UI, unknown paths) are never contr
 puts it at `scope[TRANSPORT]`; in process (a test client) there is none, and a drop answers 503
 with a message saying so.
 
-All of it lives in one `Controls` per app (the journal too), a plain object without globals.
+All of it lives in one `Controls` per session (the journal too; sessions.py), a plain object
+without globals; `--latency`, `--error-rate` and the run's totals are the server's.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from starlette.responses import JSONResponse, Response
 from ..openapi import document, path_template, resolve
 from .errors import InvalidInput, NotFound
 from .journal import DEFAULT_SIZE, FINDINGS, NOT_API, OPERATION, Finding, Journal, finding
+from .sessions import SESSION
 
 TRANSPORT = "csapi.transport"  # scope key: the connection's asyncio transport (compat/uvicorn.py)
 MAX_DELAY_MS = 60_000
@@ -318,10 +320,12 @@ def parse_latency(text: str) -> tuple[float, float]:
 
 
 class Controls:
-    """The journal, the faults and the seeded draws of one app (later: of one session).
+    """The journal, the faults and the seeded draws of one session (sessions.py): the app's
+    default session holds the one `create_app` gets, and `for_session()` makes the others'.
 
     `seed` makes the latency, the error rate and fault probabilities reproducible; `size` bounds
-    the journal's ring. `sleep` is how delays are waited (a test may record them instead)."""
+    the journal's ring. `sleep` is how delays are waited (a test may record them instead).
+    `operations` shares another Controls' parse of the document."""
 
     def __init__(
         self,
@@ -333,10 +337,14 @@ class Controls:
         spec: dict[str, Any] | None = None,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        operations: Operations | None = None,
     ):
         if not 0 <= error_rate <= 1:
             raise ValueError("the error rate is between 0 and 1")
-        self.operations = Operations(spec if spec is not None else document())
+        self.seed = seed
+        if operations is None:
+            operations = Operations(spec if spec is not None else document())
+        self.operations = operations
         self.journal = Journal(size, clock)
         self.latency = latency if latency and latency[1] > 0 else None
         self.error_rate = error_rate
@@ -351,6 +359,23 @@ class Controls:
 
     def _update(self) -> None:
         self.active = bool(self.faults) or self.error_rate > 0 or self.latency is not None
+
+    def for_session(self) -> Controls:
+        """The controls of another session: a journal ring and faults of its own, draws seeded
+        alike (the same requests in a session fault alike), and the server-wide rest shared:
+        `--latency`, `--error-rate`, the operations, and the run's totals (the report)."""
+        journal = self.journal
+        other = Controls(
+            self.seed,
+            journal.size,
+            latency=self.latency,
+            error_rate=self.error_rate,
+            clock=journal.clock,
+            sleep=self.sleep,
+            operations=self.operations,
+        )
+        other.journal.usage, other.journal.started = journal.usage, journal.started
+        return other
 
     # seeded draws: one of each per request to an operation
     def draw_latency(self) -> float:
@@ -439,7 +464,8 @@ class Controls:
 
 # ---------------------------------------------------------------------- ASGI middleware
 class ControlMiddleware:
-    """Prefer, faults, latency and the error rate; put it inside the journal, outside the cache."""
+    """Prefer, faults, latency and the error rate; put it inside the journal, outside the cache.
+    The controls are those of the request's session (`scope[SESSION]`), else `controls`."""
 
     def __init__(self, app: Any, controls: Controls):
         self.app = app
@@ -449,11 +475,13 @@ class ControlMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        session = scope.get(SESSION)
+        controls = session.controls if session is not None else self.controls
         prefer = None
         for name, value in scope["headers"]:
             if name == b"prefer":
                 prefer = value if prefer is None else prefer + b"," + value
-        if prefer is None and not self.controls.active:  # the common case: nothing to do
+        if prefer is None and not controls.active:  # the common case: nothing to do
             await self.app(scope, receive, send)
             return
         if OPERATION in scope:
@@ -461,16 +489,21 @@ class ControlMiddleware:
         elif scope["path"].startswith(NOT_API):
             operation = None
         else:
-            operation = self.controls.operations.match(scope["method"], scope["path"])
+            operation = controls.operations.match(scope["method"], scope["path"])
         if operation is None:
             await self.app(scope, receive, send)
             return
-        await self._control(operation, prefer, scope, receive, send)
+        await self._control(controls, operation, prefer, scope, receive, send)
 
     async def _control(
-        self, operation: Operation, prefer: bytes | None, scope: dict[str, Any], receive: Any, send: Any
+        self,
+        controls: Controls,
+        operation: Operation,
+        prefer: bytes | None,
+        scope: dict[str, Any],
+        receive: Any,
+        send: Any,
     ) -> None:
-        controls = self.controls
         findings: list[Finding] = scope.get(FINDINGS, [])
         delay = controls.draw_latency()
         error_status = controls.draw_error(operation)
@@ -557,10 +590,14 @@ async def _drop(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 # ---------------------------------------------------------------------- admin routes
-def admin_routes(controls: Controls) -> list[tuple[str, Callable[..., Any], list[str]]]:
-    """`/__mock__/faults`: POST one (201 `{"id", ...}`), GET them, DELETE all or `/{id}` one."""
+def admin_routes(
+    controls_of: Callable[[Request], Controls],
+) -> list[tuple[str, Callable[..., Any], list[str]]]:
+    """`/__mock__/faults`: POST one (201 `{"id", ...}`), GET them, DELETE all or `/{id}` one;
+    `controls_of(request)` gives the controls they act on (those of the request's session)."""
 
     async def create_fault(request: Request) -> JSONResponse:
+        controls = controls_of(request)
         raw = await request.body()
         try:
             body = json.loads(raw) if raw.strip() else None
@@ -571,13 +608,16 @@ def admin_routes(controls: Controls) -> list[tuple[str, Callable[..., Any], list
         return JSONResponse(controls.add_fault(body).view(), status_code=201)
 
     async def list_faults(request: Request) -> JSONResponse:
+        controls = controls_of(request)
         return JSONResponse([fault.view() for fault in controls.faults.values()])
 
     async def clear_faults(request: Request) -> Response:
+        controls = controls_of(request)
         controls.clear_faults()
         return Response(status_code=204)
 
     async def delete_fault(request: Request) -> Response:
+        controls = controls_of(request)
         raw = request.path_params["fault_id"]
         if not (raw.isdigit() and controls.delete_fault(int(raw))):
             raise NotFound(f"No fault {raw}; GET /__mock__/faults lists them.")

@@ -30,6 +30,7 @@ from starlette.responses import JSONResponse, Response
 
 from .errors import InvalidInput
 from .guards import FINDINGS
+from .sessions import SESSION
 
 if TYPE_CHECKING:
     from .control import Controls, Operation, Operations
@@ -77,8 +78,9 @@ class Usage:
 
 
 class Journal:
-    """A ring of the last `size` requests plus the run's totals per operation; no globals, so an
-    app (later a session) holds one by reference. `clock` gives the wall time in seconds."""
+    """A ring of the last `size` requests plus the run's totals per operation; no globals, so a
+    session holds one by reference (the sessions of a server share the totals). `clock` gives the
+    wall time in seconds."""
 
     def __init__(self, size: int = DEFAULT_SIZE, clock: Callable[[], float] = time.time):
         if size < 1:
@@ -224,7 +226,8 @@ def _row(operation: Operation, usage: Usage | None) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- ASGI middleware
 class JournalMiddleware:
-    """Journals every API request; put it outside the read cache and the controls."""
+    """Journals every API request; put it outside the read cache and the controls. The journal
+    is that of the request's session (`scope[SESSION]`), else that of `controls`."""
 
     def __init__(self, app: Any, controls: Controls):
         self.app = app
@@ -235,7 +238,8 @@ class JournalMiddleware:
             await self.app(scope, receive, send)
             return
         start = time.perf_counter()
-        controls = self.controls
+        session = scope.get(SESSION)
+        controls = session.controls if session is not None else self.controls
         method, path, query = scope["method"], scope["path"], scope.get("query_string", b"")
         operation = controls.operations.match(method, path)
         findings: list[Finding] = []
@@ -277,8 +281,11 @@ def _missing_headers(operation: Operation, headers: Any, findings: list[Finding]
 
 
 # ---------------------------------------------------------------------- admin routes
-def admin_routes(controls: Controls) -> list[tuple[str, Callable[..., Any], list[str]]]:
-    """`GET /__mock__/requests?limit=N` (newest first) and `DELETE /__mock__/requests`."""
+def admin_routes(
+    controls_of: Callable[[Request], Controls],
+) -> list[tuple[str, Callable[..., Any], list[str]]]:
+    """`GET /__mock__/requests?limit=N` (newest first) and `DELETE /__mock__/requests`, of the
+    journal of `controls_of(request)` (that of the request's session)."""
 
     async def list_requests(request: Request) -> JSONResponse:
         raw = request.query_params.get("limit")
@@ -287,10 +294,10 @@ def admin_routes(controls: Controls) -> list[tuple[str, Callable[..., Any], list
             if not raw.isdigit() or int(raw) < 1:
                 raise InvalidInput("limit must be a whole number above 0")
             limit = int(raw)
-        return JSONResponse(controls.journal.render(limit))
+        return JSONResponse(controls_of(request).journal.render(limit))
 
     async def clear_requests(request: Request) -> Response:
-        controls.journal.clear()
+        controls_of(request).journal.clear()
         return Response(status_code=204)
 
     return [("/requests", list_requests, ["GET"]), ("/requests", clear_requests, ["DELETE"])]

@@ -2,7 +2,8 @@
 
 With `--state FILE` the state (and the API key) is loaded from FILE at start when it
 exists, and written back on shutdown (and every `--autosave` seconds when it changed), so
-a developer's data survives a restart. Every write is atomic and durable: a temporary
+a developer's data survives a restart. That is the default session's state: the sessions
+of `X-Mock-Session` live in memory only. Every write is atomic and durable: a temporary
 file in the same folder, fsync, rename over FILE, fsync of the folder; a kill at any
 moment leaves the old state or the new one. A FILE that cannot be used stops serve before
 it starts (exit status EXIT_STATE_FILE), so nothing is ever saved over it.
@@ -64,6 +65,14 @@ class ServeOptions:
     certfile: Path | None = None  # HTTPS with the caller's certificate and key
     keyfile: Path | None = None
     cache: bool = True  # answer a repeated GET from mock_server/cache.py until the next write
+    cors: bool = True  # CORS headers and preflights for web pages on other origins (cors.py)
+    cors_origins: tuple[str, ...] = ()  # only these origins get them; empty: any origin
+    latency: str | None = None  # "50-200": ms added to each API request, uniform, seeded (control.py)
+    error_rate: float = 0.0  # this share of API requests answers a 5xx/429, seeded (control.py)
+    report: Path | None = None  # the client's contract report, written at shutdown (journal.py)
+    strict_requests: bool = False  # refuse unknown query parameters and body fields (tolerance.py)
+    max_sessions: int = 100  # X-Mock-Session sandboxes alive at once, besides the default (sessions.py)
+    session_ttl: float = 3600.0  # idle seconds after which such a session is dropped
 
 
 def _stderr(message: str) -> None:
@@ -236,12 +245,42 @@ def check(options: ServeOptions) -> None:
             )
         except (OSError, ssl.SSLError) as exc:
             raise ServeUsageError(f"cannot load --certfile/--keyfile: {_one_line(exc)}") from None
+    if options.cors_origins and not options.cors:
+        raise ServeUsageError("--cors-origin and --no-cors contradict each other")
+    for origin in options.cors_origins:
+        from .cors import normalize_origin  # starlette and the guards: only when asked for
+
+        try:
+            normalize_origin(origin)
+        except ValueError as exc:
+            raise ServeUsageError(f"--cors-origin: {exc}") from None
+    _check_controls(options)
+    if options.max_sessions < 0:
+        raise ServeUsageError("--max-sessions takes a whole number, 0 or more")
+    if not options.session_ttl > 0:
+        raise ServeUsageError("--session-ttl takes a number of seconds above 0")
+
+
+def _check_controls(options: ServeOptions) -> None:
+    from .control import parse_latency
+
+    if options.latency is not None:
+        try:
+            parse_latency(options.latency)
+        except ValueError as exc:
+            raise ServeUsageError(f"--latency: {exc}") from None
+    if not 0 <= options.error_rate <= 1:
+        raise ServeUsageError("--error-rate takes a share between 0 and 1, e.g. 0.02")
+    folder = options.report.parent if options.report is not None else None
+    if folder is not None and not (folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)):
+        raise ServeUsageError(f"--report: the folder {folder} does not exist or is not writable")
 
 
 def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple[Any, Store, str]:
     """The app, its store and API key, from the options (and the state file if any)."""
     from ..fixtures import generate
     from .app import create_app
+    from .control import Controls, parse_latency
 
     api_key = options.api_key
     saved: int | None = None
@@ -267,17 +306,48 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
             leftover.unlink(missing_ok=True)
         keeper = StateKeeper(options.state, store, api_key, saved, warn)
     interval = options.autosave
+    controls = Controls(
+        seed=options.seed,
+        latency=parse_latency(options.latency) if options.latency is not None else None,
+        error_rate=options.error_rate,
+    )
+    report = options.report
+
+    def on_shutdown() -> None:
+        if keeper is not None:
+            keeper.save_at_shutdown()
+        if report is not None:
+            write_report_at_shutdown(report, controls, warn)
+
     app = create_app(
         store,
         api_key=api_key,
         admin=options.admin,
         validate_responses=options.validate_responses,
+        strict_requests=options.strict_requests,
         cache=options.cache,
-        on_shutdown=keeper.save_at_shutdown if keeper is not None else None,
+        cors=options.cors,
+        cors_origins=options.cors_origins or None,
+        controls=controls,
+        fixtures=options.fixtures,  # what an X-Mock-Session sandbox starts from, --state or not
+        seed=options.seed,
+        max_sessions=options.max_sessions,
+        session_ttl=options.session_ttl,
+        on_shutdown=on_shutdown if keeper is not None or report is not None else None,
         background=(lambda: keeper.autosave(interval)) if keeper is not None and interval else None,
     )
     app.state.keeper = keeper
     return app, store, api_key
+
+
+def write_report_at_shutdown(path: Path, controls: Any, warn: Callable[[str], None]) -> None:
+    """`--report FILE`: the client's contract report (HTML for .html, else JSON); errors are told."""
+    from .report import write_report
+
+    try:
+        write_report(path, controls.journal.report(controls.operations))
+    except Exception as exc:
+        warn(f"csapi: could not write the report to {path} ({_one_line(exc)})")
 
 
 def _check_state_folder(path: Path) -> None:
@@ -402,7 +472,12 @@ def run(
         if warning is not None:
             warn(warning)
         cleanup.enter_context(_sigterm_exits_cleanly())
-        uvicorn.run(app, host=options.host, port=options.port, log_level="warning", **tls)
+        # the protocol hands each request its connection, for a `drop` fault (compat/uvicorn.py)
+        from .compat.uvicorn import TransportProtocol
+
+        uvicorn.run(
+            app, host=options.host, port=options.port, log_level="warning", http=TransportProtocol, **tls
+        )
 
 
 @contextlib.contextmanager

@@ -83,6 +83,23 @@ def test_a_wrong_token_never_gets_a_kept_answer(client, store: Store, world: Wor
     assert client.get("/v1/collections", headers=bad).status_code == 401
 
 
+def test_the_admin_api_is_never_kept(client):
+    """The journal and the faults change on every request, without a write."""
+    ping = {"X-API-Key": API_KEY}
+    client.delete("/__mock__/requests")
+    client.get("/v1/ping", headers=ping)
+    assert len(client.get("/__mock__/requests").json()) == 1
+    client.get("/v1/ping", headers=ping)
+    assert len(client.get("/__mock__/requests").json()) == 2
+    client.post("/__mock__/faults", json={"operation": "auth.ping", "status": 503, "times": 1})
+    try:
+        assert len(client.get("/__mock__/faults").json()) == 1
+        assert client.get("/v1/ping", headers=ping).status_code == 503  # its last time: it goes
+        assert client.get("/__mock__/faults").json() == []
+    finally:
+        client.delete("/__mock__/faults")  # the app is shared by the other tests
+
+
 def test_without_the_cache_every_read_is_computed(store: Store, world: World, calls: list[str]):
     app = create_app(store, api_key=API_KEY, cache=False)
     with app.test_client() as client:
@@ -109,7 +126,7 @@ def test_the_oldest_answers_go_when_the_budget_is_spent(store: Store):
     for path in ("/a", "/b", "/c", "/c", "/b", "/a"):
         get(path)
     assert computed == ["/a", "/b", "/c", "/a"]  # /a was the least recently used when /c came
-    assert cache._bytes == 200
+    assert cache.default.bytes == 200
 
 
 async def _discard(message: dict[str, Any]) -> None:

@@ -23,12 +23,15 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+from .guards import FINDINGS
 from .sessions import SESSION
 from .store import Store
 
 ADMIN = "/__mock__/"  # admin.PREFIX: answers that also depend on more than the store
 Key = tuple[Any, ...]
-Answer = tuple[dict[str, Any], bytes]  # the http.response.start message, the body
+# The http.response.start message, the body, and the request's findings (guards.FINDINGS): a
+# repeated request is as off-contract as the first, and the journal must say so again.
+Answer = tuple[dict[str, Any], bytes, tuple[Any, ...]]
 
 
 class Shelf:
@@ -99,6 +102,8 @@ class ReadCache:
         answer = shelf.answers.get(key) if key is not None else None
         if answer is not None:
             shelf.answers.move_to_end(key)
+            if answer[2]:
+                scope.setdefault(FINDINGS, []).extend(answer[2])
             await send(dict(answer[0]))
             await send({"type": "http.response.body", "body": answer[1]})
             return
@@ -126,7 +131,7 @@ class ReadCache:
         ):
             replaced = shelf.answers.pop(key, None)  # two identical misses may both finish
             shelf.bytes += len(body) - (len(replaced[1]) if replaced else 0)
-            shelf.answers[key] = (start, body)
+            shelf.answers[key] = (start, body, tuple(scope.get(FINDINGS) or ()))
             while shelf.bytes > shelf.max_bytes:
                 shelf.bytes -= len(shelf.answers.popitem(last=False)[1][1])
 

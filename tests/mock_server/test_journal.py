@@ -79,6 +79,18 @@ def test_cached_answers_and_controlled_answers_are_journaled(mock: Controlled, c
     assert [f["kind"] for f in fault["findings"]] == ["fault"]
 
 
+def test_an_answer_from_the_read_cache_keeps_the_findings_of_its_request(mock: Controlled, client: Any):
+    """The Swift SDK sends the same list with its default parameters again and again: every one of
+    them is off-contract, also when the read cache answers it."""
+    url = "/v1/collections?items_per_page=4&items_not_type=stack"
+    for _ in range(2):
+        assert client.get(url, headers=mock.headers()).status_code == 200
+    cached, computed = mock.requests(client, limit=2)
+    unknown = [(f["kind"], f["name"]) for f in computed["findings"]]
+    assert unknown == [("unknown_parameter", "items_per_page"), ("unknown_parameter", "items_not_type")]
+    assert [(f["kind"], f["name"]) for f in cached["findings"]] == unknown
+
+
 def test_findings_of_no_operation_and_missing_headers(mock: Controlled, client: Any):
     client.get("/v1/nothing-here", headers={"X-API-Key": API_KEY})
     client.patch("/v1/ping", headers={"X-API-Key": API_KEY})

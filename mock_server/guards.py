@@ -40,6 +40,7 @@ from starlette.requests import Request
 from ..openapi import document, path_template, resolve
 from .forms import FORM_TYPES, Upload, form_to_json, split_key
 from .tolerance import (
+    BODY,
     Declared,
     declared,
     needs_query_work,
@@ -310,10 +311,16 @@ class GuardMiddleware:
         if isinstance(data, dict) and data:
             known = known or declared(scope["method"].lower(), template)
             if known is not None and self.strict:  # what the tolerance would note, refused
-                unknown = ", ".join(map(shown, unknown_fields(data, known)))
-                if unknown:
+                names = [shown(name) for name in unknown_fields(data, known)]
+                if names:
+                    for name in names:  # the journal says which, as it does without --strict-requests
+                        refused = f"The body field {name} is not one this operation has; it was refused."
+                        findings.append(
+                            {"kind": "unknown_field", "name": name, "in": BODY, "message": refused}
+                        )
+                    record(original, findings)
                     message = (
-                        f"The body has field(s) this operation does not have: {unknown} "
+                        f"The body has field(s) this operation does not have: {', '.join(names)} "
                         "(the mock runs with --strict-requests)."
                     )
                     await _send(send, error_response(400, "invalid_input", message))

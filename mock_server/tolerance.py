@@ -130,8 +130,12 @@ def tolerate_query(
         schema = known.params.get(name)
         if schema is not None and value in ("1", "0") and schema.get("type") == "boolean":
             kept.append((name, "true" if value == "1" else "false"))
-        elif strict:
+        elif strict:  # kept for connexion to refuse; the journal still says which
             kept.append((name, value))
+            if schema is None:
+                called = shown(split_key(name)[0])
+                message = f"The query parameter {called} is not one this operation has; it was refused."
+                report("unknown_parameter", called, message)
         elif schema is not None:
             if value == "" and (schema.get("nullable") or means_nothing(schema)):
                 finding = empty_value(name, QUERY, null=bool(schema.get("nullable")))

@@ -335,7 +335,9 @@ def test_strict_refuses_unknown_body_fields_and_leaves_the_rest_to_connexion():
     scope, _, status = through_guard(
         "POST", "/v1/collections", body=body, content_type="application/json", strict=True
     )
-    assert status == 400 and FINDINGS not in scope
+    assert status == 400  # refused, and the journal is told which fields
+    refused = [(f["kind"], f["name"]) for f in scope[FINDINGS]]
+    assert refused == [("unknown_field", "colour"), ("unknown_field", "size")]
     query = "bogus=1&delete_items=1"  # connexion's strict validation refuses these
     scope, handed, _ = through_guard("DELETE", "/v1/items/9", query, strict=True)
     assert handed["scope"]["query_string"] == query.encode() and json.loads(handed["body"]) == {}
@@ -507,6 +509,20 @@ def test_strict_keeps_the_encodings_and_refuses_empty_values_of_json(strict: Api
     assert strict.put(f"/v1/items/{world.video}", data={"parent_id": ""}).json()["parent_id"] is None
     assert strict.get(f"/v1/items?{alamofire({'owned': True, 'tags': ['travel']})}").status_code == 200
     assert strict.delete(f"/v1/items/{world.stack}", data={"delete_items": "1"}).status_code == 200
+
+
+def test_strict_refusals_are_journaled_with_what_was_refused(store):
+    """--strict-requests holds a client to the letter; the journal still names each deviation."""
+    app, served, _ = build(ServeOptions(fixtures="empty", api_key=API_KEY, strict_requests=True))
+    with app.test_client() as client:
+        headers = auth_headers(served, PRO)
+        client.get("/v1/collections?items_per_page=4", headers=headers)
+        client.post("/v1/collections", headers=headers, data={"name": "A", "type": "private", "id": "7"})
+        posted, listed = client.get("/__mock__/requests").json()
+    assert posted["status"] == listed["status"] == 400
+    assert [(f["kind"], f["name"], f["in"]) for f in posted["findings"]] == [("unknown_field", "id", "body")]
+    assert [(f["kind"], f["name"]) for f in listed["findings"]] == [("unknown_parameter", "items_per_page")]
+    assert all("refused" in finding["message"] for finding in posted["findings"] + listed["findings"])
 
 
 def test_serve_strict_requests(store):

@@ -1,0 +1,65 @@
+"""A/B of `csapi serve`: this checkout against a baseline, the same wrk mixes in alternating rounds.
+
+    git worktree add /tmp/base <rev>
+    python -m benchmarks.ab --baseline "python /tmp/base/cli.py" --rounds 3
+
+`--baseline` is the command that runs the baseline's `csapi` (for a revision of the old layout,
+its `cli.py`; for one of the `csapi` layout, a venv where that revision is installed: `.../bin/csapi`).
+Both servers run at once with the `default` fixtures and the same seed (so the same data and
+credentials); the read mix of benchmarks/run.py is measured in rounds, each on one side then on the
+other, then the write mix likewise (its items would slow the later reads), and the verdict is the
+ratio of the medians: what a change costs the request path,
+machine noise shared by both sides. Nothing is written; the table goes to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import shlex
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks.run import KEY, Server, discover, free_port, load, spawn
+
+
+def serve(name: str, command: list[str]) -> contextlib.AbstractContextManager[Server]:
+    port = free_port()
+    argv = [*command, "serve", "--port", str(port), "--api-key", KEY, "--fixtures", "default"]
+    return spawn(name, argv, port, "/v1/ping")
+
+
+def main(argv: list[str] | None = None) -> int:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=formatter)
+    parser.add_argument("--baseline", required=True, help="command running the baseline's csapi")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=5)
+    args = parser.parse_args(argv)
+    rps: dict[tuple[str, str, int], list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        folder = Path(tmp)
+        sides = {
+            "baseline": stack.enter_context(serve("baseline", shlex.split(args.baseline))),
+            "this checkout": stack.enter_context(serve("this checkout", [sys.executable, "-m", "csapi"])),
+        }
+        plans = discover(sides["this checkout"].url)
+        for mix in ("read", "write"):  # every read round first: the writes grow the data the reads see
+            for _ in range(args.rounds):
+                for connections in (2, 32):
+                    for side, server in sides.items():
+                        row = load(server, plans[mix], folder, connections, args.seconds, warmup=1)
+                        rps.setdefault((side, mix, connections), []).append(row.rps)
+    print(f"\n{'mix':6} {'conn':>4} {'baseline req/s':>15} {'this req/s':>11} {'ratio':>6}")
+    for mix in ("read", "write"):
+        for connections in (2, 32):
+            base = statistics.median(rps[("baseline", mix, connections)])
+            this = statistics.median(rps[("this checkout", mix, connections)])
+            print(f"{mix:6} {connections:>4} {base:>15.0f} {this:>11.0f} {this / base:>6.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1647,9 +1647,7 @@ def page_past_end(ctx: RunContext) -> None:
         )
 
 
-@check(
-    LAYER, "items.list_items", "per_page defaults to 24", "design.md, paging: per_page 24", strict=True
-)
+@check(LAYER, "items.list_items", "per_page defaults to 24", "design.md, paging: per_page 24", strict=True)
 def default_page_size(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]

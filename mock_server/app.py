@@ -35,13 +35,12 @@ from ..openapi import DOCUMENT_PATH, load_document
 from . import admin as admin_routes
 from .cache import ReadCache
 from .compat.connexion import FAST_SECURITY_MAP, use_fast_operations, validator_map
-from .control import ControlMiddleware, Controls
-from .cors import CORS
+from .control import Controls
 from .errors import ApiError
+from .front import Front
 from .guards import UPLOADS, GuardMiddleware, allowed_methods, error_response
 from .handlers import Ctx
-from .journal import JournalMiddleware
-from .sessions import MAX_SESSIONS, SESSION, Session, SessionMiddleware, Sessions, Template
+from .sessions import MAX_SESSIONS, SESSION, Session, Sessions, Template
 from .sessions import TTL as SESSION_TTL
 from .store import Store
 from .store.core import utcnow
@@ -131,13 +130,11 @@ def create_app(
     )
     for exc_class, handler in _ERROR_HANDLERS.items():
         app.add_error_handler(exc_class, handler)
-    if cors:  # the first added here is the outermost: preflights reach nothing below (cors.py)
-        app.add_middleware(CORS, position=MiddlewarePosition.BEFORE_EXCEPTION, origins=cors_origins)
-    # then the session: everything below finds its store and controls at scope[SESSION]
-    app.add_middleware(SessionMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, sessions=sessions)
-    # the journal sees every answer below it; the controls answer before the cache and the operation
-    app.add_middleware(JournalMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, controls=controls)
-    app.add_middleware(ControlMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, controls=controls)
+    # The first added here is the outermost: CORS (preflights reach nothing below), the session
+    # (everything below finds its store and controls at scope[SESSION]), the journal (it sees every
+    # answer below it) and the controls (they answer before the cache and the operation): front.py
+    front = {"sessions": sessions, "cors": cors, "cors_origins": cors_origins}
+    app.add_middleware(Front, position=MiddlewarePosition.BEFORE_EXCEPTION, **front)
     if cache:  # then the cache: a repeated read skips everything below
         app.add_middleware(ReadCache, position=MiddlewarePosition.BEFORE_EXCEPTION, store=store)
     guard = {"max_body": max_body, "strict": strict_requests}

@@ -21,6 +21,7 @@ one a sixteenth of it (4 MB), and goes with its session.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Awaitable
 from typing import Any
 
 from .guards import FINDINGS
@@ -32,6 +33,7 @@ Key = tuple[Any, ...]
 # The http.response.start message, the body, and the request's findings (guards.FINDINGS): a
 # repeated request is as off-contract as the first, and the journal must say so again.
 Answer = tuple[dict[str, Any], bytes, tuple[Any, ...]]
+Messages = tuple[dict[str, Any], dict[str, Any]]  # what a kept answer sends: a copy of its start, its body
 
 
 class Shelf:
@@ -67,20 +69,31 @@ class ReadCache:
         self.session_bytes = session_bytes if session_bytes is not None else max(max_bytes >> 4, max_answer)
         self.default = Shelf(store, max_bytes)
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    # A plain function, not a coroutine: it hands on the awaitable of `_read` or `_write` (or of
+    # the next layer), one frame fewer per request.
+    def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Awaitable[None]:
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        session = scope.get(SESSION)
-        shelf = self.default if session is None else session.cache or self._shelf(session)
+            return self.app(scope, receive, send)
         if scope["method"] != "GET":
-            await self._write(shelf, scope, receive, send)
-        else:
-            await self._read(shelf, scope, receive, send)
+            return self._write(self._shelf_of(scope), scope, receive, send)
+        return self._read(self._shelf_of(scope), scope, receive, send)
 
-    def _shelf(self, session: Any) -> Shelf:
-        store = session.store
-        shelf = session.cache = self.default if store is self.store else Shelf(store, self.session_bytes)
+    def answer_now(self, scope: dict[str, Any]) -> Messages | None:
+        """The messages of the answer kept for this request, if there is one, else None. A layer
+        right above may send them itself instead of calling this one (journal.py): the same
+        answer, without a frame here or a wrapper of `send` there."""
+        if scope["type"] != "http" or scope["method"] != "GET":
+            return None
+        return self._replay(self._shelf_of(scope), _key(scope), scope)
+
+    def _shelf_of(self, scope: dict[str, Any]) -> Shelf:
+        session = scope.get(SESSION)
+        if session is None:
+            return self.default
+        shelf: Shelf | None = session.cache
+        if shelf is None:  # the session's first request here
+            store = session.store
+            shelf = session.cache = self.default if store is self.store else Shelf(store, self.session_bytes)
         return shelf
 
     async def _write(self, shelf: Shelf, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -92,24 +105,33 @@ class ReadCache:
             if scope["method"] not in ("HEAD", "OPTIONS"):
                 shelf.store.generation += 1
 
-    async def _read(self, shelf: Shelf, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    def _replay(self, shelf: Shelf, key: Key | None, scope: dict[str, Any]) -> Messages | None:
+        """The messages of the answer kept under `key`, now the most recently used, its findings
+        the request's (FINDINGS); None without one."""
         store = shelf.store
-        if shelf.generation != store.generation:
+        if shelf.generation != store.generation:  # the store changed: nothing kept holds
             shelf.answers.clear()
             shelf.bytes = 0
             shelf.generation = store.generation
-        key = _key(scope)
         answer = shelf.answers.get(key) if key is not None else None
-        if answer is not None:
-            shelf.answers.move_to_end(key)
-            if answer[2]:
-                scope.setdefault(FINDINGS, []).extend(answer[2])
-            await send(dict(answer[0]))
-            await send({"type": "http.response.body", "body": answer[1]})
+        if answer is None:
+            return None
+        shelf.answers.move_to_end(key)
+        if answer[2]:
+            scope.setdefault(FINDINGS, []).extend(answer[2])
+        return dict(answer[0]), {"type": "http.response.body", "body": answer[1]}
+
+    async def _read(self, shelf: Shelf, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        key = _key(scope)
+        messages = self._replay(shelf, key, scope)
+        if messages is not None:
+            await send(messages[0])
+            await send(messages[1])
             return
-        if key is None:
+        if key is None or _has_body(key[-1]):
             await self.app(scope, receive, send)
             return
+        store = shelf.store
         generation, start, chunks = store.generation, None, []
 
         async def capture(message: dict[str, Any]) -> None:
@@ -137,19 +159,24 @@ class ReadCache:
 
 
 def _key(scope: dict[str, Any]) -> Key | None:
-    """What the answer depends on; None when the request carries a body or asks the admin API
-    (the journal and the faults change without a write: not cacheable)."""
+    """What the answer depends on; None for the admin API (the journal and the faults change
+    without a write: not cacheable)."""
     if scope["path"].startswith(ADMIN):
         return None
-    headers = tuple(map(tuple, scope["headers"]))  # test clients send lists
-    for name, value in headers:
-        if (name == b"content-length" and value != b"0") or name == b"transfer-encoding":
-            return None
     return (
         scope.get("scheme"),
         tuple(scope.get("server") or ()),
         scope.get("root_path", ""),
         scope["path"],
         scope.get("query_string", b""),
-        headers,
+        tuple(map(tuple, scope["headers"])),  # test clients send lists
     )
+
+
+def _has_body(headers: tuple[tuple[bytes, bytes], ...]) -> bool:
+    """The request carries a body: its answer is not kept. Only a miss needs to look: the key has
+    every header, so a kept answer's key is that of a request without one."""
+    for name, value in headers:
+        if (name == b"content-length" and value != b"0") or name == b"transfer-encoding":
+            return True
+    return False

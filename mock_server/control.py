@@ -25,8 +25,8 @@ authentication and validation: `Prefer: code=404` needs no valid request. Reques
 document's operations (the admin API, Swagger UI, unknown paths) are never controlled.
 
 `drop` needs the connection: serve runs uvicorn with the protocol of compat/uvicorn.py, which
-puts it at `scope[TRANSPORT]`; in process (a test client) there is none, and a drop answers 503
-with a message saying so.
+puts it in the request's lifespan state, `scope["state"][TRANSPORT]`; in process (a test client)
+there is none, and a drop answers 503 with a message saying so.
 
 All of it lives in one `Controls` per session (the journal too; sessions.py), a plain object
 without globals; `--latency`, `--error-rate` and the run's totals are the server's.
@@ -53,7 +53,8 @@ from .errors import InvalidInput, NotFound
 from .journal import DEFAULT_SIZE, FINDINGS, NOT_API, OPERATION, Finding, Journal, finding
 from .sessions import SESSION
 
-TRANSPORT = "csapi.transport"  # scope key: the connection's asyncio transport (compat/uvicorn.py)
+PREFER = b"prefer"  # the request header of Prefer
+TRANSPORT = "csapi.transport"  # scope["state"] key: the connection's asyncio transport (compat/uvicorn.py)
 MAX_DELAY_MS = 60_000
 FAULT_STATUSES = {
     429: "rate_limited",
@@ -479,7 +480,7 @@ class ControlMiddleware:
         controls = session.controls if session is not None else self.controls
         prefer = None
         for name, value in scope["headers"]:
-            if name == b"prefer":
+            if name == PREFER:
                 prefer = value if prefer is None else prefer + b"," + value
         if prefer is None and not controls.active:  # the common case: nothing to do
             await self.app(scope, receive, send)
@@ -574,7 +575,7 @@ async def _answer(send: Any, status: int, body: Any, headers: dict[str, str] | N
 async def _drop(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """Close the connection without an answer, then return once the server has seen it go (so
     uvicorn reports nothing). Without a connection (in process) answer 503 and say why."""
-    transport = scope.get(TRANSPORT)
+    transport = (scope.get("state") or {}).get(TRANSPORT)
     if transport is None:
         message = (
             "A drop fault fired, but in process there is no connection to close "

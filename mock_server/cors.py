@@ -37,6 +37,7 @@ from .guards import allowed_methods
 EXPOSED = ("X-Total-Count", "Allow", "WWW-Authenticate", "Retry-After")
 ANY_METHOD = ("GET", "POST", "PUT", "PATCH", "DELETE")  # for the paths the document does not have
 MAX_AGE = 600  # seconds a browser may keep a preflight's answer
+ORIGIN = b"origin"  # the request header that makes a request a CORS one
 
 
 def normalize_origin(url: str) -> str:
@@ -73,7 +74,7 @@ class CORS(CORSMiddleware):
         origin = None
         if scope["type"] == "http":
             for name, value in scope["headers"]:
-                if name == b"origin":
+                if name == ORIGIN:
                     origin = value.decode("latin-1")
                     break
         if origin is None or not self.is_allowed_origin(origin):

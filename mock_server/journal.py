@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -42,7 +43,7 @@ MAX_DISTINCT_FINDINGS = 200  # per operation in the report; the rest is only cou
 
 Finding = dict[str, Any]
 # (time, method, path, query, operationId, status, duration in s, findings): one request
-Entry = tuple[float, str, str, bytes, "str | None", "int | None", float, list[Finding]]
+Entry = tuple[float, str, str, bytes, "str | None", "int | None", float, "list[Finding] | tuple[()]"]
 
 
 def finding(kind: str, message: str, **extra: Any) -> Finding:
@@ -71,10 +72,13 @@ def iso_time(seconds: float) -> str:
 class Usage:
     """What the run did with one operation (or, under the key None, with no operation)."""
 
-    requests: int = 0
-    statuses: dict[int | None, int] = field(default_factory=dict)
+    statuses: dict[int | None, int] = field(default_factory=dict)  # None: no answer (e.g. a drop)
     findings: dict[tuple[str, str], int] = field(default_factory=dict)  # (kind, message) -> count
     other_findings: int = 0  # past MAX_DISTINCT_FINDINGS distinct ones
+
+    @property
+    def requests(self) -> int:  # each request counts once, under its status: one count per request
+        return sum(self.statuses.values())
 
 
 class Journal:
@@ -101,12 +105,19 @@ class Journal:
         duration: float,
         findings: list[Finding],
     ) -> None:
-        self.entries.append((self.clock(), method, path, query, operation_id, status, duration, findings))
+        # An empty list is not kept: the ring outlives a thousand requests, and what it keeps of each
+        # is freed long after, from memory gone cold meanwhile (a cost per request under load).
+        kept = findings or ()
+        self.entries.append((self.clock(), method, path, query, operation_id, status, duration, kept))
         usage = self.usage.get(operation_id)
         if usage is None:
             usage = self.usage[operation_id] = Usage()
-        usage.requests += 1
-        usage.statuses[status] = usage.statuses.get(status, 0) + 1
+        statuses = usage.statuses
+        statuses[status] = statuses.get(status, 0) + 1
+        if findings:
+            self._count(usage, findings)
+
+    def _count(self, usage: Usage, findings: list[Finding]) -> None:
         for item in findings:
             key = (kind_of(item), message_of(item))
             if key in usage.findings or len(usage.findings) < MAX_DISTINCT_FINDINGS:
@@ -227,34 +238,62 @@ def _row(operation: Operation, usage: Usage | None) -> dict[str, Any]:
 # ---------------------------------------------------------------------- ASGI middleware
 class JournalMiddleware:
     """Journals every API request; put it outside the read cache and the controls. The journal
-    is that of the request's session (`scope[SESSION]`), else that of `controls`."""
+    is that of the request's session (`scope[SESSION]`), else that of `controls`.
+
+    When the app right below can answer a request at once (the read cache with an answer kept:
+    its `answer_now(scope)` gives the messages), the journal sends that answer itself, knowing its
+    status: no wrapper of `send`, nothing below to call."""
+
+    LINES = 4096  # request lines remembered, with their operations (`_lines`)
 
     def __init__(self, app: Any, controls: Controls):
         self.app = app
         self.controls = controls
+        self.answer_now: Callable[[dict[str, Any]], Any] | None = getattr(app, "answer_now", None)
+        self._lines: dict[tuple[str, str, bytes], tuple[tuple[str, str, bytes], Operation | None]] = {}
+
+    def _new_line(self, line: tuple[str, str, bytes], controls: Controls) -> tuple[Any, Operation | None]:
+        """Remember a request line not seen lately (`_lines`), with its operation."""
+        if len(self._lines) >= self.LINES:
+            self._lines.clear()
+        seen = self._lines[line] = (line, controls.operations.match(line[0], line[1]))
+        return seen
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["path"].startswith(NOT_API):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        start = time.perf_counter()
+        start = perf_counter()
         session = scope.get(SESSION)
         controls = session.controls if session is not None else self.controls
-        method, path, query = scope["method"], scope["path"], scope.get("query_string", b"")
-        operation = controls.operations.match(method, path)
+        # The request line as it came (the guards below rewrite the query), as first seen: the ring
+        # keeps the strings of a thousand requests, freed long after from memory gone cold
+        # meanwhile, so a line seen before (most requests repeat one) costs it nothing new to keep.
+        line = (scope["method"], scope["path"], scope.get("query_string", b""))
+        (method, path, query), operation = self._lines.get(line) or self._new_line(line, controls)
+        if operation is None and path.startswith(NOT_API):  # none of them is an operation's path
+            await self.app(scope, receive, send)
+            return
         findings: list[Finding] = []
         scope[FINDINGS] = findings
         scope[OPERATION] = operation
         status: int | None = None
-
-        async def watch(message: dict[str, Any]) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
+        messages = self.answer_now(scope) if self.answer_now is not None else None
         try:
-            await self.app(scope, receive, watch)
+            if messages is None:
+                # A plain function, not a coroutine: each message of the answer goes on to `send`
+                # without a frame of ours to create and await.
+                def watch(message: dict[str, Any]) -> Awaitable[None]:
+                    nonlocal status
+                    if message["type"] == "http.response.start":
+                        status = message["status"]
+                    return send(message)
+
+                await self.app(scope, receive, watch)
+            else:
+                status = messages[0]["status"]
+                await send(messages[0])
+                await send(messages[1])
         except Exception:
             status = status or 500  # the server error middleware outside answers 500
             raise
@@ -265,9 +304,15 @@ class JournalMiddleware:
                 # Without a required header (the API key) a request is refused, unless a control
                 # answered it: an answer that went through needs no look, the hot path stays short.
                 _missing_headers(operation, scope["headers"], findings)
-            duration = time.perf_counter() - start
-            operation_id = operation.operation_id if operation is not None else None
-            controls.journal.record(method, path, query, operation_id, status, duration, findings)
+            controls.journal.record(
+                method,
+                path,
+                query,
+                operation.operation_id if operation is not None else None,
+                status,
+                perf_counter() - start,
+                findings,
+            )
 
 
 def _no_such_operation(method: str, path: str) -> Finding:

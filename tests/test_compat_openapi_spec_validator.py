@@ -23,5 +23,3 @@ def test_semantic_errors_carry_their_path_from_the_root() -> None:
 
 def test_the_meta_schema_is_openapi_3_0() -> None:
     assert str(META_SCHEMA_V30["id"]).startswith("https://spec.openapis.org/oas/3.0/schema/")
-
-

@@ -3,9 +3,12 @@
 An ASGI app never sees its socket, yet a `drop` fault (control.py) must close the connection
 without an answer. uvicorn takes the HTTP protocol class to use (`uvicorn.run(http=<class>)`,
 documented); the class here is the one uvicorn would pick itself (httptools if installed, else
-h11), which on each new connection wraps the app it calls (its `app` attribute, set from the
-config) so that every request's scope carries the connection's transport at `control.TRANSPORT`.
-Only serve imports this module.
+h11), which on each new connection gives the connection a copy of the lifespan state (its
+`app_state` attribute) holding the connection's transport at `control.TRANSPORT`. uvicorn already
+copies that state into every request's `scope["state"]` (the ASGI lifespan state), so the
+transport reaches the app at no cost per request, and goes with the connection's protocol object.
+(Not a registry keyed by `scope["client"]`: uvicorn rewrites the client of a request that came
+through a trusted proxy, from X-Forwarded-For.) Only serve imports this module.
 """
 
 # ruff: noqa: E402  (the version check comes first: outside its range the imports below may fail)
@@ -16,7 +19,6 @@ from ...openapi.compat import require
 
 require("uvicorn", "0.54", "0.55")
 
-import asyncio
 from typing import Any
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
@@ -24,23 +26,9 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 from ..control import TRANSPORT
 
 
-class _WithTransport:
-    """The app, called with the connection's transport in the scope (HTTP requests only)."""
-
-    def __init__(self, app: Any, transport: asyncio.BaseTransport):
-        self.app = app
-        self.transport = transport
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            scope[TRANSPORT] = self.transport
-        await self.app(scope, receive, send)
-
-
 class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a class chosen at import
     """uvicorn's HTTP protocol, handing the transport to the app (see the module's docstring)."""
 
     def connection_made(self, transport: Any, *args: Any, **kwargs: Any) -> None:
         super().connection_made(transport, *args, **kwargs)
-        app = self.app
-        self.app = _WithTransport(app.app if isinstance(app, _WithTransport) else app, transport)
+        self.app_state = {**self.app_state, TRANSPORT: transport}  # this connection's own copy

@@ -365,9 +365,7 @@ class StoreBase:
         if self._search_index is not None:  # once built, it must hold what a fresh build holds
             kept_index, fresh_index = self._search_index, recount.search_index
             for key in sorted(kept_index._docs.keys() ^ fresh_index._docs.keys()):
-                problems.append(
-                    f"search index: {key} is {'stale' if key in kept_index._docs else 'missing'}"
-                )
+                problems.append(f"search index: {key} is {'stale' if key in kept_index._docs else 'missing'}")
             if kept_index._postings != fresh_index._postings:
                 problems.append("search index: the postings differ from a fresh build")
         problems += self._check_shapes()

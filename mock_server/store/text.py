@@ -37,9 +37,7 @@ class SearchIndex:
         self._docs: dict[Key, tuple[int, tuple[str, ...]]] = {}  # document -> (its group, its terms)
         self.version = 0  # counts changes: what was derived from the postings knows when it is stale
 
-    def put(
-        self, key: Key, group: int, created: float, weighted: Iterable[tuple[str | None, float]]
-    ) -> None:
+    def put(self, key: Key, group: int, created: float, weighted: Iterable[tuple[str | None, float]]) -> None:
         """Index `key` in `group` with its texts, each counted `weight` times per occurrence."""
         self.version += 1
         if key in self._docs:

@@ -1,6 +1,5 @@
 """conformance/compat/schemathesis.py: the door to schemathesis' internals."""
 
-
 from csapi.conformance import driver
 from csapi.conformance.compat.schemathesis import builtin_checks
 

@@ -108,7 +108,6 @@ def test_without_the_cache_every_read_is_computed(store: Store, world: World, ca
     assert calls == ["list_collections", "list_collections"]
 
 
-
 def test_the_oldest_answers_go_when_the_budget_is_spent(store: Store):
     computed: list[str] = []
 

@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .failures import CheckFailed, CheckSkipped, expect
 from .registry import RunContext, check
-from .results import CheckFailed, CheckSkipped, expect
 from .settings import User
 from .target import Exchange, Target
 

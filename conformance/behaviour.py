@@ -33,8 +33,9 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, get_state_machine_test, initialize, rule
 
+from .failures import CheckFailed, CheckSkipped
 from .registry import RunContext, check
-from .results import ERROR, FAIL, PASS, SKIP, CheckFailed, CheckSkipped, Outcome
+from .results import ERROR, FAIL, PASS, SKIP, Outcome
 from .target import Exchange
 
 LAYER = "behaviour"

@@ -43,8 +43,8 @@ from jsonschema import Draft4Validator
 from ..openapi import resolve
 from . import driver
 from .driver import Case, Response
+from .failures import CheckFailed, CheckSkipped
 from .registry import RunContext, check
-from .results import CheckFailed, CheckSkipped
 from .target import Exchange
 
 LAYER = "contract"

@@ -17,22 +17,12 @@ from pathlib import Path
 from typing import TextIO
 from xml.etree import ElementTree as ET
 
+from .failures import CheckFailed, CheckSkipped, expect
 from .target import Exchange
 
+__all__ = ["CheckFailed", "CheckSkipped", "expect"]  # re-exported for the layer modules
+
 PASS, FAIL, SKIP, ERROR = "pass", "fail", "skip", "error"
-
-
-class CheckFailed(Exception):
-    """Raised inside a check: what was wrong, and the exchange that showed it."""
-
-    def __init__(self, message: str, exchange: Exchange | None = None):
-        super().__init__(message)
-        self.message = message
-        self.exchange = exchange
-
-
-class CheckSkipped(Exception):
-    """Raised inside a check that cannot run here (e.g. no second user given)."""
 
 
 @dataclass
@@ -85,12 +75,6 @@ class Results:
         for outcome in self.outcomes:
             grouped.setdefault(outcome.operation, []).append(outcome)
         return dict(sorted(grouped.items()))
-
-
-def expect(condition: object, message: str, exchange: Exchange | None = None) -> None:
-    """Inside a check: fail with `message` (and the exchange) unless the condition holds."""
-    if not condition:
-        raise CheckFailed(message, exchange)
 
 
 # ---------------------------------------------------------------------- live progress

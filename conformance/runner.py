@@ -16,8 +16,9 @@ import httpx
 
 from ..openapi import document as project_document
 from ..openapi import load_document
+from .failures import CheckSkipped
 from .registry import REGISTRY, Check, RunContext
-from .results import CheckSkipped, Results, progress_line, summary, write_junit, write_report
+from .results import Results, progress_line, summary, write_junit, write_report
 from .settings import Settings
 from .target import Target
 

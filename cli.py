@@ -16,9 +16,13 @@ import click
 from csapi import openapi
 from csapi.openapi.compat import IncompatibleVersion
 
-# `csapi diff --fail-on`; openapi.diff holds the same tuple (a test keeps them equal). Not imported
-# from there: that pulls in the linter, a third of a second of every `csapi serve` start.
-FAIL_ON = ("none", "breaking", "breaking-client", "breaking-server", "any")
+# `csapi diff --fail-on`; openapi.diff holds the same tuple and the removed values (a test keeps them
+# equal). Not imported from there: that pulls in the diff, time taken from every `csapi serve` start.
+FAIL_ON = ("none", "breaking", "obligation", "any")
+REMOVED_FAIL_ON = {
+    "breaking-client": "use --fail-on breaking: a change that can fail an existing client",
+    "breaking-server": "use --fail-on obligation: breaking changes and those that ask servers for more",
+}
 
 
 class _Group(click.Group):
@@ -270,7 +274,14 @@ def fixtures(seed: int, size: str) -> None:
     "--junit-xml", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report."
 )
 @click.option(
-    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a report (.html, else Markdown)."
+    "--report",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a report to read: summary, operations x layers, failures, coverage (.html, else Markdown).",
+)
+@click.option(
+    "--coverage-json",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write what the run exercised, for tools (its JSON shape is above) [CSAPI_COVERAGE_JSON]",
 )
 @click.option(
     "--config",
@@ -281,6 +292,28 @@ def conform(config: Path | None, **options: object) -> None:
     """Check a server against the spec; exit 0 iff every check passed.
 
     Exit status: 0 passed, 1 failures, 2 bad usage, 3 target unreachable or credentials refused.
+
+    --coverage-json FILE writes what the run exercised, as one JSON object (a new key
+    may appear within a version; none goes away):
+
+    \b
+      format, version  "csapi-conform-coverage", 1
+      verdict, target, seed, started_at, duration_seconds, settings, left_behind
+      value_kinds    {kind: meaning}: absent, empty, valid, array, invalid-type, out-of-range
+      totals         checks {passed, failed, errors, skipped, left_out}, operations
+                     {documented, exercised}, statuses {documented, seen}, requests,
+                     requests_outside_the_document (e.g. the 405 probes)
+      skip_reasons   {reason: how many checks}; left out by --read-only, not --strict,
+                     --include/--exclude, or skipped (a missing user, no --team-id, ...)
+      failures       [{layer, operation_id, check, rule, status, kind, message, curl, response}]
+      operations     [{operation_id, method, path, tag, summary, selected, exercised,
+                       requests {layer: n},
+                       statuses {documented, seen {status: n}, not_seen, undocumented},
+                       parameters [{name, in, required, kinds {kind: n}}],
+                       layers {contract|behaviour|access: {state, passed, failed,
+                               skipped, requests, reason}},
+                       checks [{layer, check, rule, status, reason | kind, message}]}]
+      other_checks   checks about the run as a whole, as in checks
     """
     from csapi.conformance.runner import run
     from csapi.conformance.settings import UsageError, load_settings
@@ -290,6 +323,17 @@ def conform(config: Path | None, **options: object) -> None:
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     raise SystemExit(run(settings))
+
+
+def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """One of FAIL_ON; the values of the old three classes are refused with what to use instead."""
+    if value in REMOVED_FAIL_ON:
+        raise click.BadParameter(
+            f"{value!r} was removed with the three-class model: {REMOVED_FAIL_ON[value]}"
+        )
+    if value not in FAIL_ON:
+        raise click.BadParameter(f"{value!r} is not one of {', '.join(FAIL_ON)}")
+    return value
 
 
 @main.command("diff")
@@ -305,18 +349,32 @@ def conform(config: Path | None, **options: object) -> None:
 )
 @click.option(
     "--fail-on",
-    type=click.Choice(FAIL_ON),
-    default="none",
+    default="breaking",
     show_default=True,
-    help="Exit 1 on any breaking change, on those of one side, or on any change at all.",
+    callback=_fail_on,
+    metavar="[" + "|".join(FAIL_ON) + "]",
+    help="Exit 1 on breaking changes (not accepted), also on obligations, on any change, or never.",
 )
-def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
-    """List what changed from the document OLD to NEW and whom each change breaks.
+@click.option(
+    "--accept",
+    "accept_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="YAML list of accepted breaks (operation or pointer, kind, reason, expires): see README.",
+)
+@click.option(
+    "--no-proof", is_flag=True, help="Skip the payload proof (generated payloads) of changed schemas."
+)
+def diff_command(
+    old: str, new: str, output_format: str, fail_on: str, accept_file: Path | None, no_proof: bool
+) -> None:
+    """List what changed from the document OLD to NEW, and whom each change can fail.
 
     OLD and NEW are files, or git:REV for the document as of a git revision (the file NEW
     names, else the project's own), e.g. `csapi diff git:main openapi/openapi.yaml`. Each change
-    is breaking-client, breaking-server or compatible (see README, Editing the spec).
-    Exit status 0, or 1 when --fail-on is met; 2 when a side cannot be read.
+    is breaking (a client that follows OLD can fail against a server that follows NEW), an
+    implementer obligation or compatible, with its reason (see README, Editing the spec).
+    Exit status 0, or 1 when --fail-on is met or an --accept entry has expired; 2 when a side
+    or the accept file cannot be read.
     """
     from csapi.openapi import diff
 
@@ -324,9 +382,10 @@ def diff_command(old: str, new: str, output_format: str, fail_on: str) -> None:
     reference = files[0] if files else openapi.DOCUMENT_PATH
     try:
         before, after = diff.load_source(old, reference), diff.load_source(new, reference)
-    except diff.SourceError as exc:
+        accept = diff.load_accept(accept_file) if accept_file is not None else None
+    except (diff.SourceError, diff.AcceptError) as exc:
         raise click.UsageError(str(exc)) from None
-    report = diff.compare(before, after, old, new)
+    report = diff.compare(before, after, old, new, proof=not no_proof, accept=accept)
     if output_format == "json":
         click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
     else:

@@ -1,6 +1,6 @@
 """The one module that drives schemathesis, for everything in csapi that runs it.
 
-- conformance/contract.py (`csapi conform`, the contract layer): a schema from the document for a
+- conformance/contract/ (`csapi conform`, the contract layer): a schema from the document for a
   server at a URL (`from_document`); each operation's cases drawn one by one (`fuzz`), sent by
   the layer itself (it makes them safe first) and judged here (`judge`, `probe_auth`); the
   document's links (`run_stateful`).
@@ -24,7 +24,9 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -159,7 +161,30 @@ def _auth(credentials: Credentials) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- schemas and operations
 def from_document(document: Mapping[str, Any], options: Options) -> Schema:
     """schemathesis over the server at `options.base_url`, by the document given as data."""
-    return schemathesis.openapi.from_dict(copy.deepcopy(dict(document)), config=_config(options))
+    schema = schemathesis.openapi.from_dict(copy.deepcopy(dict(document)), config=_config(options))
+    schema.hook("after_call")(_after_call)  # schema-wide: also its include()d copies
+    return schema
+
+
+# Who hears of every call a schema of from_document makes (the coverage of `csapi conform`); a
+# ContextVar, so that runs in other threads do not mix.
+_OBSERVER: ContextVar[Callable[[Case, Response], None] | None] = ContextVar("observer", default=None)
+
+
+@contextmanager
+def observing(observer: Callable[[Case, Response], None]) -> Iterator[None]:
+    """While inside, `observer(case, response)` after each call (`response.request`: what was sent)."""
+    token = _OBSERVER.set(observer)
+    try:
+        yield
+    finally:
+        _OBSERVER.reset(token)
+
+
+def _after_call(context: Any, case: Case, response: Response) -> None:
+    observer = _OBSERVER.get()
+    if observer is not None:
+        observer(case, response)
 
 
 def from_app(

@@ -1,21 +1,29 @@
-"""The checks of the suite, registered by the layer modules with the `check` decorator.
+"""The checks of the suite: one declaration for every check, one `Check` type, one registry.
 
 A check names its layer, the operation it is about (an operationId of the document), what
-it checks and the spec rule it stands for. The runner picks checks by --include/--exclude
-(operationIds or tags), leaves out writing checks under --read-only and docs/design.md's gap
-choices unless --strict, and skips checks that need more users than were given.
+it checks, the spec rule it stands for, and a unique, stable `id` (the rule table names
+checks by it: `by_id()`). Two ways in, one family:
+- `@check(...)` on a function: a check the runner runs (the id is the function's name);
+- `declare(...)`: a property that another check exercises and records outcomes for (the
+  behaviour layer's state machine), named by `recorded_by`; the runner never runs it itself.
+
+The runner picks checks by --include/--exclude (operationIds or tags), leaves out writing
+checks under --read-only and docs/design.md's gap choices unless --strict, and skips checks
+that need more users than were given.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .results import Results
+from .results import Outcome, Results
 from .settings import Settings
-from .target import Target
+from .target import Exchange, Target
 
 
 @dataclass
@@ -35,20 +43,37 @@ class RunContext:
         return (not include or bool(names & include)) and not names & exclude
 
 
+def _recorded_elsewhere(ctx: RunContext) -> None:
+    """A declared property's func: its recorder runs it and records its outcomes."""
+
+
 @dataclass(frozen=True)
 class Check:
     layer: str
     operation: str
     name: str
     rule: str
-    func: Callable[[RunContext], None]
+    func: Callable[[RunContext], None] = _recorded_elsewhere
     writes: bool = True  # creates, changes or deletes data on the target
     strict: bool = False  # checks a gap choice of docs/design.md, only with --strict
     users: int = 1  # how many --user credentials it needs
     records_own: bool = False  # records its own outcomes (e.g. the schemathesis layer)
+    id: str = ""  # unique and stable: the rule table names checks by it
+    recorded_by: str = ""  # a declared property: the id of the check that records its outcomes
+    paid: bool = False  # needs the first --user on a paid plan (tags)
 
 
 REGISTRY: list[Check] = []
+
+
+def register(entry: Check) -> Check:
+    """Add a check to the registry; its id must be new."""
+    if not entry.id:
+        raise ValueError(f"a check without an id: {entry.layer} {entry.operation}: {entry.name}")
+    if any(c.id == entry.id for c in REGISTRY):
+        raise ValueError(f"two checks with the id {entry.id!r}")
+    REGISTRY.append(entry)
+    return entry
 
 
 def check(
@@ -61,12 +86,80 @@ def check(
     strict: bool = False,
     users: int = 1,
     records_own: bool = False,
+    paid: bool = False,
+    id: str | None = None,
 ) -> Callable[[Callable[[RunContext], None]], Callable[[RunContext], None]]:
-    def register(func: Callable[[RunContext], None]) -> Callable[[RunContext], None]:
-        REGISTRY.append(Check(layer, operation, name, rule, func, writes, strict, users, records_own))
+    """Register the decorated function as a check the runner runs; its id is the function's name
+    unless `id` says otherwise (checks made in a loop)."""
+
+    def decorate(func: Callable[[RunContext], None]) -> Callable[[RunContext], None]:
+        entry = Check(layer, operation, name, rule, func, writes, strict, users, records_own, paid=paid)
+        register(replace(entry, id=id or func.__name__))
         return func
 
-    return register
+    return decorate
+
+
+def declare(
+    layer: str,
+    operation: str,
+    name: str,
+    rule: str,
+    *,
+    id: str,
+    recorded_by: str,
+    writes: bool = True,
+    strict: bool = False,
+    users: int = 1,
+    paid: bool = False,
+) -> Check:
+    """Register a property that the check `recorded_by` exercises and records (`record`).
+
+    It is in the registry like any check (ids, the rule table, coverage of what the settings
+    left out); the runner's call of it does nothing and records nothing (records_own)."""
+    return register(
+        Check(
+            layer,
+            operation,
+            name,
+            rule,
+            writes=writes,
+            strict=strict,
+            users=users,
+            records_own=True,
+            id=id,
+            recorded_by=recorded_by,
+            paid=paid,
+        )
+    )
+
+
+def by_id() -> dict[str, Check]:
+    """Every registered check by its id."""
+    return {c.id: c for c in REGISTRY}
+
+
+def recorded_by(recorder: str) -> list[Check]:
+    """The properties the check `recorder` records, in the order they were declared."""
+    return [c for c in REGISTRY if c.recorded_by == recorder]
+
+
+def record(
+    ctx: RunContext,
+    entry: Check,
+    status: str,
+    message: str = "",
+    exchange: Exchange | None = None,
+    *,
+    kind: str = "",
+    seconds: float = 0.0,
+) -> None:
+    """Record an outcome of a declared property (the recorder's way to report it)."""
+    outcome = Outcome(entry.layer, entry.operation, entry.name, status, entry.rule, message, exchange)
+    outcome.seconds = seconds
+    if kind:
+        outcome.kind = kind
+    ctx.results.record(outcome)
 
 
 _TAGS: dict[int, dict[str, list[str]]] = {}
@@ -83,3 +176,10 @@ def _tags_of(document: dict[str, Any]) -> dict[str, list[str]]:
             if isinstance(op, dict) and "operationId" in op
         }
     return _TAGS[key]
+
+
+def import_all(package: str, path: Iterable[str]) -> None:
+    """Import every module of a layer's package (from its __init__), so that a module dropped into
+    it registers its checks without being named anywhere."""
+    for module in sorted(m.name for m in pkgutil.iter_modules(path)):
+        importlib.import_module(f"{package}.{module}")

@@ -1,15 +1,16 @@
-"""Outcomes of checks, and the verdicts made of them: progress line, summary, JUnit, report.
+"""Outcomes of checks, and the verdicts made of them: progress line, summary, JUnit.
 
 Every check names its layer, the operation it is about (an operationId of the document),
-what it checks, and the spec rule it stands for; a failure carries the exchange that
-broke it, shown as a curl command and a trimmed response.
+what it checks, and the spec rule it stands for; a failure carries its kind (the failure
+class's `kind`) and the exchange that broke it, shown as a curl command and a trimmed
+response. The HTML and Markdown report is report.py's, the coverage coverage.py's.
 """
 
 from __future__ import annotations
 
-import html
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,20 +33,29 @@ class Outcome:
     check: str  # what is checked, in a few words
     status: str  # PASS | FAIL | SKIP | ERROR
     rule: str = ""  # the spec rule, e.g. "spec 8: X-Total-Count is the total before paging"
-    message: str = ""
+    message: str = ""  # what failed; for a skip, why
     exchange: Exchange | None = None
     seconds: float = 0.0
+    kind: str = ""  # of a failure: the raised class's `kind` (failures.py), e.g. "failure"
 
 
 @dataclass
 class Results:
     outcomes: list[Outcome] = field(default_factory=list)
     progress: Callable[[Results], None] | None = None
+    # checks the settings left out (--read-only, not --strict, --include/--exclude), as skips with
+    # the reason: coverage shows them; they are not outcomes, so counts and exit status stay as they were
+    left_out: list[Outcome] = field(default_factory=list)
 
     def record(self, outcome: Outcome) -> None:
+        if outcome.status == FAIL and not outcome.kind:  # made by a layer that did not say: the base kind
+            outcome.kind = CheckFailed.kind
         self.outcomes.append(outcome)
         if self.progress is not None:
             self.progress(self)
+
+    def leave_out(self, layer: str, operation: str, check: str, rule: str, reason: str) -> None:
+        self.left_out.append(Outcome(layer, operation, check, SKIP, rule, reason))
 
     @contextmanager
     def checking(self, layer: str, operation: str, check: str, rule: str = "") -> Iterator[None]:
@@ -56,6 +66,7 @@ class Results:
             yield
         except CheckFailed as failure:
             outcome.status, outcome.message, outcome.exchange = FAIL, failure.message, failure.exchange
+            outcome.kind = failure.kind
         except CheckSkipped as skipped:
             outcome.status, outcome.message = SKIP, str(skipped)
         except Exception as exc:  # the target answered something the check could not even read
@@ -108,6 +119,8 @@ def summary(results: Results) -> str:
         lines += ["", f"{number}. [{outcome.layer}] {outcome.operation}: {outcome.check}"]
         if outcome.rule:
             lines.append(f"   rule: {outcome.rule}")
+        if outcome.kind:
+            lines.append(f"   kind: {outcome.kind}")
         lines.append(f"   {outcome.message}")
         if outcome.exchange is not None:
             lines.append(f"   request: {outcome.exchange.curl()}")
@@ -115,6 +128,9 @@ def summary(results: Results) -> str:
     skipped = sorted({o.message for o in results.outcomes if o.status == SKIP})
     if skipped:
         lines += ["", "skipped: " + "; ".join(skipped)]
+    if results.left_out:
+        reasons = Counter(o.message for o in results.left_out).most_common()
+        lines += ["", "left out: " + "; ".join(f"{n} checks ({reason})" for reason, n in reasons)]
     lines += [
         "",
         f"{len(results.outcomes)} checks: {results.count(PASS)} passed, {results.count(FAIL)} failed, "
@@ -160,73 +176,3 @@ def write_junit(results: Results, path: Path) -> None:
             elif o.status == SKIP:
                 ET.SubElement(case, "skipped", message=o.message)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
-
-
-def write_report(results: Results, path: Path) -> None:
-    """A self-contained report: HTML when the file name ends in .html, else Markdown."""
-    if path.suffix.lower() in (".html", ".htm"):
-        path.write_text(_html(results), encoding="utf-8")
-    else:
-        path.write_text(_markdown(results), encoding="utf-8")
-
-
-def _markdown(results: Results) -> str:
-    lines = [
-        "# csapi conform report",
-        "",
-        _totals(results),
-        "",
-        "| operation | layer | check | result |",
-        "|---|---|---|---|",
-    ]
-    for o in results.outcomes:
-        lines.append(f"| `{o.operation}` | {o.layer} | {o.check} | {o.status} |")
-    for o in (o for o in results.outcomes if o.status in (FAIL, ERROR)):
-        lines += [
-            "",
-            f"## {o.operation}: {o.check}",
-            "",
-            f"- rule: {o.rule}" if o.rule else "",
-            f"- {o.message}",
-        ]
-        if o.exchange:
-            lines += ["", "```sh", o.exchange.curl(), "```", "", "```", o.exchange.shown(), "```"]
-    return "\n".join(lines) + "\n"
-
-
-def _html(results: Results) -> str:
-    rows = "".join(
-        f"<tr class='{o.status}'><td><code>{html.escape(o.operation)}</code></td><td>{o.layer}</td>"
-        f"<td>{html.escape(o.check)}</td><td>{o.status}</td></tr>"
-        for o in results.outcomes
-    )
-    failures = "".join(
-        f"<section><h2>{html.escape(o.operation)}: {html.escape(o.check)}</h2>"
-        f"<p>{html.escape(o.rule)}</p><p>{html.escape(o.message)}</p>"
-        + (
-            f"<pre>{html.escape(o.exchange.curl())}</pre><pre>{html.escape(o.exchange.shown())}</pre>"
-            if o.exchange
-            else ""
-        )
-        + "</section>"
-        for o in results.outcomes
-        if o.status in (FAIL, ERROR)
-    )
-    style = (
-        "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
-        "padding:2px 6px}.fail,.error{background:#fdd}.skip{color:#888}pre{background:#f6f6f6;padding:6px;"
-        "white-space:pre-wrap}"
-    )
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>csapi conform</title><style>{style}</style>"
-        f"</head><body><h1>csapi conform report</h1><p>{html.escape(_totals(results))}</p>"
-        f"<table><tr><th>operation</th><th>layer</th><th>check</th><th>result</th></tr>{rows}</table>"
-        f"{failures}</body></html>\n"
-    )
-
-
-def _totals(results: Results) -> str:
-    return (
-        f"{len(results.outcomes)} checks: {results.count(PASS)} passed, {results.count(FAIL)} failed, "
-        f"{results.count(ERROR)} errors, {results.count(SKIP)} skipped"
-    )

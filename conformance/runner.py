@@ -1,5 +1,8 @@
 """A conformance run: preflight, the three layers of checks, cleanup, verdicts, exit status.
 
+The run's coverage (coverage.py) observes every request the checks send; the checks the
+settings leave out are recorded with the reason, without changing the counts or the status.
+
 Exit status: 0 every check passed, 1 failures, 2 bad usage (the CLI), 3 the target cannot
 be reached or refuses the credentials at the start.
 """
@@ -7,18 +10,24 @@ be reached or refuses the credentials at the start.
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import sys
-from dataclasses import dataclass
-from typing import TextIO
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TextIO
 
 import httpx
 
 from ..openapi import document as project_document
 from ..openapi import load_document
+from .coverage import Coverage
 from .failures import CheckSkipped
 from .registry import REGISTRY, Check, RunContext
-from .results import Results, progress_line, summary, write_junit, write_report
+from .report import write_report
+from .results import Results, progress_line, summary, write_junit
 from .settings import Settings
 from .target import Target
 
@@ -34,6 +43,7 @@ class Unreachable(Exception):
 class Verdict:
     results: Results
     left_behind: list[str]
+    coverage: dict[str, Any] = field(default_factory=dict)  # coverage.py's documented shape
 
     @property
     def exit_status(self) -> int:
@@ -58,7 +68,10 @@ def run(settings: Settings, *, client: httpx.Client | None = None, out: TextIO =
     if settings.junit_xml:
         write_junit(verdict.results, settings.junit_xml)
     if settings.report:
-        write_report(verdict.results, settings.report)
+        write_report(verdict.coverage, settings.report)
+    if settings.coverage_json:
+        text = json.dumps(verdict.coverage, indent=1, ensure_ascii=False)
+        settings.coverage_json.write_text(text + "\n", encoding="utf-8")
     return verdict.exit_status
 
 
@@ -77,7 +90,10 @@ def preflight(target: Target) -> None:
 
 
 def run_checks(
-    settings: Settings, target: Target, progress=None, layers: tuple[str, ...] = LAYERS
+    settings: Settings,
+    target: Target,
+    progress: Callable[[Results], None] | None = None,
+    layers: tuple[str, ...] = LAYERS,
 ) -> Verdict:
     """Every selected check of `layers`, in layer order; then remove what the run made (also on Ctrl-C)."""
     for layer in layers:
@@ -85,20 +101,50 @@ def run_checks(
     document = load_document(settings.document) if settings.document else project_document()
     results = Results(progress=progress)
     context = RunContext(settings, target, results, document, random.Random(settings.seed))
+    coverage = Coverage(document, settings)
+    started, clock = datetime.now(UTC), time.monotonic()
     try:
-        for check in sorted(REGISTRY, key=lambda c: LAYERS.index(c.layer)):
-            if check.layer in layers and _wanted(check, context):
+        with coverage.recording(target):
+            for check in sorted(REGISTRY, key=lambda c: LAYERS.index(c.layer)):
+                if check.layer not in layers:
+                    continue
+                reason = _left_out(check, context)
+                if reason:
+                    results.leave_out(check.layer, check.operation, check.name, check.rule, reason)
+                    continue
+                coverage.layer = check.layer
                 _run_one(check, context)
     finally:
-        left_behind = target.cleanup()
-    return Verdict(results, left_behind)
+        left_behind = target.cleanup()  # not observed: removing is not exercising
+    when = started.strftime("%Y-%m-%dT%H:%M:%SZ")
+    data = coverage.as_dict(results, seconds=time.monotonic() - clock, started=when, left_behind=left_behind)
+    return Verdict(results, left_behind, data)
 
 
-def _wanted(check: Check, context: RunContext) -> bool:
+def _left_out(check: Check, context: RunContext) -> str | None:
+    """Why the settings leave the check out (the reason coverage shows), or None to run it."""
     settings = context.settings
-    if (check.writes and settings.read_only) or (check.strict and not settings.strict):
-        return False
-    return check.records_own or context.selected(check.operation)
+    if check.writes and settings.read_only:
+        return "--read-only"
+    if check.strict and not settings.strict:
+        return "not --strict (a gap choice of docs/design.md)"
+    if check.records_own or context.selected(check.operation):
+        return None
+    if set(settings.exclude) & {check.operation, *_tags(context, check.operation)}:
+        return "excluded by --exclude"
+    return "not in --include"
+
+
+def _tags(context: RunContext, operation: str) -> list[str]:
+    return next(
+        (
+            op.get("tags", [])
+            for item in context.document["paths"].values()
+            for op in item.values()
+            if isinstance(op, dict) and op.get("operationId") == operation
+        ),
+        [],
+    )
 
 
 def _run_one(check: Check, context: RunContext) -> None:

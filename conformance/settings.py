@@ -52,6 +52,7 @@ class Settings:
     exclude: tuple[str, ...] = ()
     junit_xml: Path | None = None
     report: Path | None = None
+    coverage_json: Path | None = None
     prefix: str = "csapi-conform"
     timeout: float = 15.0
     document: Path | None = None  # default: the toolkit's own openapi/openapi.yaml
@@ -69,7 +70,7 @@ class Settings:
 _LISTS = {"users", "include", "exclude"}
 _BOOLS = {"strict", "read_only", "quick"}
 _INTS = {"team_id", "seed", "max_examples"}
-_PATHS = {"junit_xml", "report", "document"}
+_PATHS = {"junit_xml", "report", "coverage_json", "document"}
 
 
 def load_settings(

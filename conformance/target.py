@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,8 @@ class Target:
     settings: Settings
     client: httpx.Client = field(default=None)  # type: ignore[assignment]  # injectable for tests
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
+    # told of every exchange, e.g. the run's coverage (conformance/coverage.py)
+    observers: list[Callable[[Exchange], None]] = field(default_factory=list)
     _created: list[Created] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -107,7 +110,7 @@ class Target:
             auth=auth,
         )
         request = response.request
-        return Exchange(
+        exchange = Exchange(
             method=method,
             url=str(request.url),
             headers={
@@ -120,6 +123,9 @@ class Target:
             response_headers={k.lower(): v for k, v in response.headers.items()},
             response_text=response.text,
         )
+        for observe in self.observers:
+            observe(exchange)
+        return exchange
 
     def created(self, kind: str, delete_path: str, user: User | None = None) -> None:
         """Register something the run made, to delete at the end."""

@@ -12,19 +12,20 @@ from typing import Any
 
 import yaml
 
+from .loader import loads
+from .refs import Resolver
+
 HERE = Path(__file__).resolve().parent
 DOCUMENT_PATH = HERE / "openapi.yaml"
 INVENTORY_PATH = HERE / "inventory.yaml"
 
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # same YAML, ~7x faster: serve starts sooner
-
-
 def load_document(path: str | Path = DOCUMENT_PATH) -> dict[str, Any]:
-    """Parse an OpenAPI document (YAML or JSON) into plain Python data."""
-    with open(path, encoding="utf-8") as fh:
-        data: dict[str, Any] = yaml.load(fh, Loader=_Loader)  # noqa: S506  # a safe loader (libyaml's if there)
-        return data
+    """Parse an OpenAPI document (YAML or JSON) into plain Python data (`loader.loads`).
+
+    OSError when the file cannot be read, `loader.DocumentError` when it is not a document.
+    """
+    return loads(Path(path).read_text(encoding="utf-8"))
 
 
 @cache
@@ -42,13 +43,7 @@ def load_inventory(path: str | Path = INVENTORY_PATH) -> list[dict[str, str]]:
 
 def resolve(node: Any, doc: dict[str, Any] | None = None) -> Any:
     """Follow local `$ref`s (`#/components/...`) until a node that is not a reference."""
-    doc = doc if doc is not None else document()
-    while isinstance(node, dict) and "$ref" in node:
-        target: Any = doc
-        for part in node["$ref"].removeprefix("#/").split("/"):
-            target = target[part.replace("~1", "/").replace("~0", "~")]
-        node = target
-    return node
+    return Resolver(doc if doc is not None else document()).chase(node).node
 
 
 @cache

@@ -18,16 +18,13 @@ of input: a broken document must give a list of problems, never a traceback.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote, urldefrag, urljoin, urlparse
+from urllib.parse import quote, urlparse
 from urllib.request import url2pathname
 
-import yaml
 from jsonschema.exceptions import UnknownType, ValidationError, relevance
 from jsonschema.validators import validator_for
 from openapi_schema_validator import OAS30Validator
@@ -36,12 +33,14 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 
 from . import load_inventory
 from .compat.openapi_spec_validator import META_SCHEMA_V30, SemanticValidator
+from .loader import DocumentError, load, loads, one_line
+from .refs import LOOP, MISSING, Parts, Resolver, follow, parts_of, pointer
+from .walk import HTTP_METHODS, Operation, operations, path_items, shape
 
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+__all__ = ["HTTP_METHODS", "DocumentError", "Problem", "Report", "lint", "load", "loads", "pointer"]
+
 MAX_MESSAGE = 300
 MAX_REF_HOPS = 32
-
-Parts = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, order=True)
@@ -85,10 +84,6 @@ class Report:
         }
 
 
-class DocumentError(Exception):
-    """The file cannot be turned into JSON-like data (unreadable, bad YAML, not JSON-shaped)."""
-
-
 # --------------------------------------------------------------------------------------------------
 # Entry points
 
@@ -113,44 +108,7 @@ def lint(path: str | Path, inventory: list[dict[str, str]] | None = None) -> Rep
     problems: set[Problem] = set()
     for rule, check in _CHECKS:
         problems.update(_guarded(rule, check, context))
-    return Report(path, tuple(sorted(problems)), len(_operations(document)))
-
-
-def load(path: str | Path) -> dict[str, Any]:
-    """Read a YAML or JSON document the way the linter judges it (see `loads`)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DocumentError(f"cannot read {path}: {_one_line(str(exc))}") from exc
-    return loads(text)
-
-
-def loads(text: str) -> dict[str, Any]:
-    """Parse YAML or JSON into the JSON data model: string keys, and timestamps left as strings.
-
-    PyYAML's defaults would turn `2026-11-21T12:00:00Z` into a datetime and `200:` into an int key,
-    which no JSON client ever sees; examples must be judged as the wire carries them.
-    """
-    try:
-        data = yaml.load(text, Loader=_JsonLikeLoader)  # a SafeLoader subclass
-    except (yaml.YAMLError, RecursionError) as exc:
-        raise DocumentError(f"not valid YAML or JSON: {_one_line(str(exc))}") from exc
-    try:
-        data = json.loads(json.dumps(data))
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise DocumentError(f"not JSON-compatible data: {_one_line(str(exc))}") from exc
-    if not isinstance(data, dict):
-        raise DocumentError(f"the top level must be a mapping, not {type(data).__name__}")
-    return data
-
-
-class _JsonLikeLoader(yaml.SafeLoader):
-    """SafeLoader without the YAML 1.1 timestamp type (see `load`)."""
-
-    yaml_implicit_resolvers = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
+    return Report(path, tuple(sorted(problems)), len(operations(document)))
 
 
 def _guarded(rule: str, check: Callable[[_Context], Iterable[Problem]], context: _Context) -> list[Problem]:
@@ -162,37 +120,7 @@ def _guarded(rule: str, check: Callable[[_Context], Iterable[Problem]], context:
 
 
 # --------------------------------------------------------------------------------------------------
-# Pointers and references
-
-
-def pointer(parts: Iterable[str | int]) -> str:
-    """RFC 6901 pointer from path parts: `("paths", "/v1/items", "get")` -> `/paths/~1v1~1items/get`."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
-
-
-def _pointer_parts(fragment: str) -> Parts | None:
-    """Path parts of a URI fragment holding a JSON pointer; None when it is not a pointer."""
-    fragment = unquote(fragment)
-    if fragment == "":
-        return ()
-    if not fragment.startswith("/"):
-        return None
-    return tuple(token.replace("~1", "/").replace("~0", "~") for token in fragment[1:].split("/"))
-
-
-_MISSING = object()
-
-
-def _follow(node: Any, parts: Iterable[str | int]) -> Any:
-    """The value at `parts` below `node`, or `_MISSING`."""
-    for part in parts:
-        if isinstance(node, dict) and str(part) in node:
-            node = node[str(part)]
-        elif isinstance(node, list) and str(part).isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return _MISSING
-    return node
+# References (openapi.refs: the resolver the diff and the mock use too)
 
 
 class _Context:
@@ -203,6 +131,7 @@ class _Context:
         self.uri = path.as_uri()
         self.inventory = inventory
         self._files: dict[str, Any] = {self.uri: document}
+        self.resolver = Resolver(document, self.uri, self._file)
         # `type: ignore[call-arg]` here and in `_retrieve`: referencing's attrs classes take the keywords
         # it documents (`Registry(retrieve=)`, `NoSuchResource(ref=)`), but its stubs (_attrs.pyi) mark
         # them with pyright's `__dataclass_transform__`, which mypy does not read: to mypy their
@@ -211,41 +140,17 @@ class _Context:
         self.registry = retrieving.with_resource(self.uri, Resource.opaque(document))
 
     def resolve(self, ref: Any) -> tuple[Any, str | None]:
-        """(target, None) for a resolvable `$ref` value, else (`_MISSING`, why not)."""
-        if not isinstance(ref, str):
-            return _MISSING, f"$ref must be a string, not {type(ref).__name__}"
-        uri, fragment = urldefrag(urljoin(self.uri, ref))
-        if urlparse(uri).scheme != "file":
-            return _MISSING, f"remote reference {ref!r} is not supported"
-        parts = _pointer_parts(fragment)
-        if parts is None:
-            return _MISSING, f"fragment of {ref!r} is not a JSON pointer"
-        try:
-            document = self._file(uri)
-        except DocumentError as exc:
-            return _MISSING, f"cannot load the file of {ref!r}: {exc}"
-        target = _follow(document, parts)
-        if target is _MISSING:
-            return _MISSING, f"{ref!r} points to nothing"
-        return target, None
+        """(target, None) for a resolvable `$ref` value, else (`MISSING`, why not)."""
+        target, _, why = self.resolver.lookup(ref)
+        return target, why
 
     def deref(self, node: Any) -> Any:
-        """`node` with its `$ref` chain followed; `_MISSING` when a link is broken or loops."""
-        return self._chain(node)[0]
+        """`node` with its `$ref` chain followed; `MISSING` when a link is broken or loops."""
+        return self.resolver.deref(node)
 
     def loops(self, node: Any) -> bool:
         """Whether following `node`'s `$ref`s comes back to a `$ref` already followed."""
-        return self._chain(node)[1]
-
-    def _chain(self, node: Any) -> tuple[Any, bool]:
-        seen: set[str] = set()
-        while isinstance(node, dict) and "$ref" in node:
-            ref = node["$ref"]
-            if ref in seen:
-                return _MISSING, True
-            seen.add(ref)
-            node, _why = self.resolve(ref)
-        return node, False
+        return self.resolver.chase(node).why == LOOP
 
     def schema_uri(self, parts: Parts) -> str:
         """Absolute URI of the schema at `parts` of the document, for a `$ref` a validator follows."""
@@ -329,31 +234,6 @@ def _list(value: Any) -> list[Any]:
 # Walking the document
 
 
-@dataclass(frozen=True)
-class _Operation:
-    path: str
-    method: str
-    node: dict[str, Any]
-
-    @property
-    def parts(self) -> Parts:
-        return ("paths", self.path, self.method)
-
-    @property
-    def label(self) -> str:
-        return f"{self.method.upper()} {self.path}"
-
-
-def _operations(document: dict[str, Any]) -> list[_Operation]:
-    """The operations under `paths` (path items given by `$ref` are not followed)."""
-    return [
-        _Operation(path, method, operation)
-        for path, item in _dict(document.get("paths")).items()
-        for method, operation in _dict(item).items()
-        if method in HTTP_METHODS and isinstance(operation, dict)
-    ]
-
-
 def _inline(container: Any, parts: Parts) -> Iterator[tuple[Parts, dict[str, Any]]]:
     """Entries of a map (or list) that are written in place; `$ref` entries are checked at their target."""
     entries = container.items() if isinstance(container, dict) else enumerate(_list(container))
@@ -363,13 +243,13 @@ def _inline(container: Any, parts: Parts) -> Iterator[tuple[Parts, dict[str, Any
 
 
 def _responses(document: dict[str, Any]) -> Iterator[tuple[Parts, dict[str, Any]]]:
-    for operation in _operations(document):
+    for operation in operations(document):
         yield from _inline(operation.node.get("responses"), (*operation.parts, "responses"))
     yield from _inline(_dict(document.get("components")).get("responses"), ("components", "responses"))
 
 
 def _request_bodies(document: dict[str, Any]) -> Iterator[tuple[Parts, dict[str, Any]]]:
-    for operation in _operations(document):
+    for operation in operations(document):
         body = operation.node.get("requestBody")
         if isinstance(body, dict) and "$ref" not in body:
             yield (*operation.parts, "requestBody"), body
@@ -379,9 +259,9 @@ def _request_bodies(document: dict[str, Any]) -> Iterator[tuple[Parts, dict[str,
 
 def _parameters(document: dict[str, Any]) -> Iterator[tuple[Parts, dict[str, Any]]]:
     """Parameters and headers: objects with `schema` plus `example`/`examples` of their own."""
-    for path, item in _dict(document.get("paths")).items():
-        yield from _inline(_dict(item).get("parameters"), ("paths", path, "parameters"))
-    for operation in _operations(document):
+    for item in path_items(document):
+        yield from _inline(item.node.get("parameters"), (*item.parts, "parameters"))
+    for operation in operations(document):
         yield from _inline(operation.node.get("parameters"), (*operation.parts, "parameters"))
     components = _dict(document.get("components"))
     yield from _inline(components.get("parameters"), ("components", "parameters"))
@@ -490,8 +370,8 @@ def _real_parts(document: Any, parts: Parts, about_target: bool = False) -> Part
     node = document
     for part in parts:
         node, real = _through_ref(document, node, part, real)
-        node = _follow(node, (part,))
-        if node is _MISSING:
+        node = follow(node, (part,))
+        if node is MISSING:
             return parts
         real.append(part)
     if about_target:
@@ -510,10 +390,10 @@ def _through_ref(
         is_ref = isinstance(node, dict) and isinstance(node.get("$ref"), str)
         if not is_ref or (part is not None and str(part) in node):
             break
-        target_parts = _pointer_parts(node["$ref"][1:]) if node["$ref"].startswith("#") else None
-        if target_parts is None or _follow(document, target_parts) is _MISSING:
+        target_parts = parts_of(node["$ref"][1:]) if node["$ref"].startswith("#") else None
+        if target_parts is None or follow(document, target_parts) is MISSING:
             break
-        node, real = _follow(document, target_parts), list(target_parts)
+        node, real = follow(document, target_parts), list(target_parts)
     return node, real
 
 
@@ -523,8 +403,8 @@ def _through_ref(
 
 def _rule_operation_ids(context: _Context) -> Iterator[Problem]:
     """Every operation names its handler by a unique operationId (the mock server routes by it)."""
-    owners: dict[str, list[_Operation]] = {}
-    for operation in _operations(context.document):
+    owners: dict[str, list[Operation]] = {}
+    for operation in operations(context.document):
         operation_id = operation.node.get("operationId")
         if operation_id is None:
             yield Problem(pointer(operation.parts), "operation-id", f"{operation.label} has no operationId")
@@ -536,9 +416,9 @@ def _rule_operation_ids(context: _Context) -> Iterator[Problem]:
             )
         else:
             owners.setdefault(operation_id, []).append(operation)
-    for operation_id, operations in owners.items():
-        for operation in operations if len(operations) > 1 else []:
-            others = ", ".join(other.label for other in operations if other is not operation)
+    for operation_id, sharing in owners.items():
+        for operation in sharing if len(sharing) > 1 else []:
+            others = ", ".join(other.label for other in sharing if other is not operation)
             yield Problem(
                 pointer((*operation.parts, "operationId")),
                 "operation-id",
@@ -548,7 +428,7 @@ def _rule_operation_ids(context: _Context) -> Iterator[Problem]:
 
 def _rule_summaries(context: _Context) -> Iterator[Problem]:
     """Every operation has a summary: it is the readable name in docs and conformance reports."""
-    for operation in _operations(context.document):
+    for operation in operations(context.document):
         summary = operation.node.get("summary")
         if not isinstance(summary, str) or not summary.strip():
             yield Problem(pointer(operation.parts), "summary", f"{operation.label} has no summary")
@@ -556,7 +436,7 @@ def _rule_summaries(context: _Context) -> Iterator[Problem]:
 
 def _rule_tags(context: _Context) -> Iterator[Problem]:
     """Every operation has a tag: handlers and reports are grouped by resource."""
-    for operation in _operations(context.document):
+    for operation in operations(context.document):
         tags = operation.node.get("tags")
         if tags is None or tags == []:
             yield Problem(pointer(operation.parts), "tags", f"{operation.label} has no tags")
@@ -569,7 +449,7 @@ def _rule_success_responses(context: _Context) -> Iterator[Problem]:
 
     Without the schema neither the mock can shape its answer nor the conformance suite check one.
     """
-    for operation in _operations(context.document):
+    for operation in operations(context.document):
         responses = _dict(operation.node.get("responses"))
         successes = [code for code in responses if str(code).startswith("2")]
         if not successes:
@@ -624,7 +504,7 @@ def _used_components(document: dict[str, Any]) -> set[tuple[str, str]]:
     pending: list[tuple[Parts, Any]] = [(("paths",), document.get("paths"))]
     while pending:
         for ref in _refs_in(*pending.pop()):
-            parts = _pointer_parts(ref[1:]) if ref.startswith("#") else None
+            parts = parts_of(ref[1:]) if ref.startswith("#") else None
             if not parts or len(parts) < 3 or parts[0] != "components":
                 continue
             kind, name = str(parts[1]), str(parts[2])
@@ -646,7 +526,7 @@ def _refs_in(parts: Parts, node: Any) -> Iterator[str]:
 
 def _security_schemes_named(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     requirements = [*_list(document.get("security"))]
-    for operation in _operations(document):
+    for operation in operations(document):
         requirements.extend(_list(operation.node.get("security")))
     for requirement in requirements:
         for name in _dict(requirement):
@@ -679,7 +559,7 @@ def _owner_examples(context: _Context, parts: Parts, owner: dict[str, Any]) -> I
 
 def _check_example(context: _Context, value: Any, schema_parts: Parts, where: Parts) -> Iterator[Problem]:
     """Validate with OpenAPI 3.0 semantics (`nullable`, formats), `$ref`s resolved in the document."""
-    if context.deref(_follow(context.document, schema_parts)) is _MISSING:
+    if context.deref(follow(context.document, schema_parts)) is MISSING:
         return  # no schema to check against: the `ref` rule reports the broken link
     validator = OAS30Validator(
         {"$ref": context.schema_uri(schema_parts)},
@@ -712,10 +592,8 @@ def _reason(exc: Exception) -> str:
 
 def _rule_inventory(context: _Context) -> Iterator[Problem]:
     """The document has exactly the spec's operations: method plus path shape (parameter names blanked)."""
-    present = {(op.method.upper(), _shape(op.path)): op for op in _operations(context.document)}
-    wanted = {
-        (str(entry["method"]).upper(), _shape(str(entry["path"]))): entry for entry in context.inventory
-    }
+    present = {op.key: op for op in operations(context.document)}
+    wanted = {(str(entry["method"]).upper(), shape(str(entry["path"]))): entry for entry in context.inventory}
     for key in sorted(wanted.keys() - present.keys()):
         entry = wanted[key]
         message = f"missing operation {key[0]} {entry['path']} ({entry.get('name', '?')})"
@@ -724,11 +602,6 @@ def _rule_inventory(context: _Context) -> Iterator[Problem]:
         operation = present[key]
         message = f"{operation.label} is not an operation of the spec (not in the inventory)"
         yield Problem(pointer(operation.parts), "inventory", message)
-
-
-def _shape(path: str) -> str:
-    """`/v1/items/{item_id}` -> `/v1/items/{}`: the name of a path parameter does not matter."""
-    return re.sub(r"\{[^}/]*\}", "{}", path)
 
 
 _CHECKS: tuple[tuple[str, Callable[[_Context], Iterable[Problem]]], ...] = (
@@ -748,11 +621,7 @@ _CHECKS: tuple[tuple[str, Callable[[_Context], Iterable[Problem]]], ...] = (
 # Messages
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _short(text: str, limit: int = MAX_MESSAGE) -> str:
     """One line, at most `limit` characters: validator messages can embed whole objects."""
-    text = _one_line(text)
+    text = one_line(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"

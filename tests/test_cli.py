@@ -112,3 +112,13 @@ def test_the_fail_on_choices_are_the_diff_modules() -> None:
     from csapi.openapi import diff
 
     assert cli.FAIL_ON == diff.FAIL_ON
+
+
+def test_conform_help_documents_the_coverage_json() -> None:
+    result = CliRunner().invoke(main, ["conform", "--help"])
+    assert result.exit_code == 0
+    text = result.output
+    assert "--coverage-json FILE" in text and "--report FILE" in text
+    assert 'format, version  "csapi-conform-coverage", 1' in text
+    for key in ("value_kinds", "totals", "skip_reasons", "failures", "operations", "not_seen", "kinds"):
+        assert key in text

@@ -28,9 +28,9 @@ from csapi.openapi import diff as diff_module
 from csapi.openapi.diff import Change, Classification, compare, diff, parse
 
 Document = dict[str, Any]
-CLIENT, SERVER, COMPATIBLE = (
-    Classification.BREAKING_CLIENT,
-    Classification.BREAKING_SERVER,
+BREAKING, OBLIGATION, COMPATIBLE = (
+    Classification.BREAKING,
+    Classification.OBLIGATION,
     Classification.COMPATIBLE,
 )
 
@@ -297,198 +297,214 @@ COLLECTIONS_POST = "/paths/~1v1~1collections/post"
 COMMENT_BODY = "/components/requestBodies/CommentCreate"
 
 CORPUS = [
-    Edit(remove_response_field, CLIENT, "property-removed", GET_ITEM, f"{ITEM}/properties/mime"),
-    Edit(make_response_field_optional, CLIENT, "required-removed", GET_ITEM, f"{ITEM}/properties/name"),
-    Edit(make_response_field_nullable, CLIENT, "nullable", GET_ITEM, f"{ITEM}/properties/name/nullable"),
+    Edit(remove_response_field, BREAKING, "property-removed", GET_ITEM, f"{ITEM}/properties/mime"),
+    Edit(make_response_field_optional, BREAKING, "required-removed", GET_ITEM, f"{ITEM}/properties/name"),
+    Edit(make_response_field_nullable, BREAKING, "nullable", GET_ITEM, f"{ITEM}/properties/name/nullable"),
     Edit(
         make_response_field_non_nullable,
-        SERVER,
+        OBLIGATION,
         "nullable",
         GET_ITEM,
         f"{ITEM}/properties/description/nullable",
     ),
-    Edit(add_required_response_field, SERVER, "property-added", GET_ITEM, f"{ITEM}/properties/rating"),
+    Edit(add_required_response_field, OBLIGATION, "property-added", GET_ITEM, f"{ITEM}/properties/rating"),
     Edit(add_optional_response_field, COMPATIBLE, "property-added", GET_ITEM, f"{ITEM}/properties/rating"),
     Edit(
         add_enum_value_to_response,
-        CLIENT,
+        BREAKING,
         "enum-value-added",
         "GET /v1/collections/{collection_id}",
         "/components/schemas/Collection/properties/view_mode/enum",
     ),
     Edit(
         remove_enum_value_from_response,
-        SERVER,
+        OBLIGATION,
         "enum-value-removed",
         COLLECTIONS,
         "/components/schemas/Collection/properties/view_mode/enum",
     ),
     Edit(
         narrow_request_enum,
-        SERVER,
+        BREAKING,
         "enum-value-removed",
         CREATE_COLLECTION,
         "/components/schemas/CollectionUpdate/properties/view_mode/enum",
     ),
     Edit(
         widen_request_enum,
-        SERVER,
+        OBLIGATION,
         "enum-value-added",
         UPDATE_COLLECTION,
         "/components/schemas/CollectionUpdate/properties/view_mode/enum",
     ),
     Edit(
         make_body_field_required,
-        SERVER,
+        BREAKING,
         "required-added",
         CREATE_COMMENT,
         f"{COMMENT_CREATE}/properties/notify",
     ),
     Edit(
-        add_required_body_field, SERVER, "property-added", CREATE_COMMENT, f"{COMMENT_CREATE}/properties/lang"
+        add_required_body_field,
+        BREAKING,
+        "property-added",
+        CREATE_COMMENT,
+        f"{COMMENT_CREATE}/properties/lang",
     ),
     Edit(
-        add_optional_body_field, SERVER, "property-added", CREATE_COMMENT, f"{COMMENT_CREATE}/properties/lang"
+        add_optional_body_field,
+        OBLIGATION,
+        "property-added",
+        CREATE_COMMENT,
+        f"{COMMENT_CREATE}/properties/lang",
     ),
     Edit(
         remove_optional_body_field,
-        SERVER,
+        OBLIGATION,
         "property-removed",
         CREATE_COMMENT,
         f"{COMMENT_CREATE}/properties/notify",
     ),
     Edit(
         make_body_field_optional,
-        SERVER,
+        OBLIGATION,
         "required-removed",
         CREATE_COMMENT,
         f"{COMMENT_CREATE}/properties/body",
     ),
     Edit(
         make_body_field_nullable,
-        SERVER,
+        OBLIGATION,
         "nullable",
         CREATE_COMMENT,
         f"{COMMENT_CREATE}/properties/body/nullable",
     ),
     Edit(
-        change_request_type, SERVER, "type-changed", CREATE_COMMENT, f"{COMMENT_CREATE}/properties/body/type"
+        change_request_type,
+        BREAKING,
+        "type-changed",
+        CREATE_COMMENT,
+        f"{COMMENT_CREATE}/properties/body/type",
     ),
-    Edit(change_response_type, CLIENT, "type-changed", GET_ITEM, f"{ITEM}/properties/size/type"),
-    Edit(widen_response_type, CLIENT, "type-changed", GET_ITEM, f"{ITEM}/properties/size/type"),
-    Edit(change_response_format, CLIENT, "format-changed", GET_ITEM, f"{ITEM}/properties/created_at/format"),
+    Edit(change_response_type, BREAKING, "type-changed", GET_ITEM, f"{ITEM}/properties/size/type"),
+    Edit(widen_response_type, BREAKING, "type-changed", GET_ITEM, f"{ITEM}/properties/size/type"),
+    Edit(
+        change_response_format, BREAKING, "format-changed", GET_ITEM, f"{ITEM}/properties/created_at/format"
+    ),
     Edit(
         tighten_request_bound,
-        SERVER,
+        BREAKING,
         "bound-tightened",
         CREATE_COMMENT,
         f"{COMMENT_CREATE}/properties/body/maxLength",
     ),
-    Edit(loosen_request_bound, SERVER, "bound-loosened", COLLECTIONS, f"{PER_PAGE}/minimum"),
-    Edit(loosen_response_bound, CLIENT, "bound-loosened", GET_ITEM, f"{ITEM}/properties/latitude/maximum"),
-    Edit(tighten_response_bound, SERVER, "bound-tightened", GET_ITEM, f"{ITEM}/properties/size/minimum"),
+    Edit(loosen_request_bound, OBLIGATION, "bound-loosened", COLLECTIONS, f"{PER_PAGE}/minimum"),
+    Edit(loosen_response_bound, BREAKING, "bound-loosened", GET_ITEM, f"{ITEM}/properties/latitude/maximum"),
+    Edit(tighten_response_bound, OBLIGATION, "bound-tightened", GET_ITEM, f"{ITEM}/properties/size/minimum"),
     Edit(
         change_request_pattern,
-        SERVER,
+        BREAKING,
         "pattern-changed",
         "PUT /v1/users/me",
         "/components/schemas/Username/pattern",
     ),
-    Edit(close_response_object, SERVER, "additional-properties", GET_ITEM, f"{ITEM}/additionalProperties"),
-    Edit(remove_operation, CLIENT, "operation-removed", PING, PING_PTR),
-    Edit(add_operation, SERVER, "operation-added", "DELETE /v1/ping", "/paths/~1v1~1ping/delete"),
-    Edit(rename_operation_id, SERVER, "operation-id-changed", PING, f"{PING_PTR}/operationId"),
+    Edit(
+        close_response_object, OBLIGATION, "additional-properties", GET_ITEM, f"{ITEM}/additionalProperties"
+    ),
+    Edit(remove_operation, BREAKING, "operation-removed", PING, PING_PTR),
+    Edit(add_operation, OBLIGATION, "operation-added", "DELETE /v1/ping", "/paths/~1v1~1ping/delete"),
+    Edit(rename_operation_id, COMPATIBLE, "operation-id-changed", PING, f"{PING_PTR}/operationId"),
     Edit(deprecate_operation, COMPATIBLE, "deprecated", PING, f"{PING_PTR}/deprecated"),
     Edit(
         add_required_parameter,
-        SERVER,
+        BREAKING,
         "parameter-added",
         "GET /v1/activity",
         "/paths/~1v1~1activity/get/parameters/3",
     ),
     Edit(
         add_optional_parameter,
-        SERVER,
+        OBLIGATION,
         "parameter-added",
         "GET /v1/activity",
         "/paths/~1v1~1activity/get/parameters/3",
     ),
-    Edit(remove_parameter, SERVER, "parameter-removed", COLLECTIONS, f"{COLLECTIONS_GET}/parameters/8"),
+    Edit(remove_parameter, BREAKING, "parameter-removed", COLLECTIONS, f"{COLLECTIONS_GET}/parameters/8"),
     Edit(
         make_parameter_required,
-        SERVER,
+        BREAKING,
         "parameter-required",
         COLLECTIONS,
         f"{COLLECTIONS_GET}/parameters/8/required",
     ),
-    Edit(change_parameter_default, CLIENT, "default-changed", COLLECTIONS, f"{PER_PAGE}/default"),
+    Edit(change_parameter_default, COMPATIBLE, "default-changed", COLLECTIONS, f"{PER_PAGE}/default"),
     Edit(
         remove_response_status,
-        CLIENT,
+        OBLIGATION,
         "response-removed",
         "POST /v1/collections/{collection_id}/users",
         "/paths/~1v1~1collections~1{collection_id}~1users/post/responses/409",
     ),
     Edit(
-        add_success_status, CLIENT, "response-added", CREATE_COLLECTION, f"{COLLECTIONS_POST}/responses/202"
+        add_success_status, BREAKING, "response-added", CREATE_COLLECTION, f"{COLLECTIONS_POST}/responses/202"
     ),
     Edit(
         add_error_status, COMPATIBLE, "response-added", CREATE_COLLECTION, f"{COLLECTIONS_POST}/responses/429"
     ),
     Edit(
         remove_response_header,
-        CLIENT,
+        BREAKING,
         "header-removed",
         COLLECTIONS,
         f"{COLLECTIONS_GET}/responses/200/headers/X-Total-Count",
     ),
     Edit(
         add_required_response_header,
-        SERVER,
+        OBLIGATION,
         "header-added",
         PING,
         f"{PING_PTR}/responses/200/headers/X-Request-Id",
     ),
     Edit(
         remove_request_media_type,
-        SERVER,
+        BREAKING,
         "media-type-removed",
         CREATE_COMMENT,
         f"{COMMENT_BODY}/content/multipart~1form-data",
     ),
     Edit(
         add_request_media_type,
-        SERVER,
+        OBLIGATION,
         "media-type-added",
         CREATE_COMMENT,
         f"{COMMENT_BODY}/content/text~1plain",
     ),
     Edit(
         make_request_body_optional,
-        SERVER,
+        OBLIGATION,
         "request-body-required",
         CREATE_COMMENT,
         f"{COMMENT_BODY}/required",
     ),
     Edit(
         remove_link,
-        CLIENT,
+        COMPATIBLE,
         "link-removed",
         CREATE_COLLECTION,
         f"{COLLECTIONS_POST}/responses/201/links/GetCollection",
     ),
     Edit(
         add_link,
-        SERVER,
+        COMPATIBLE,
         "link-added",
         CREATE_COMMENT,
         "/paths/~1v1~1items~1{item_id}~1comments/post/responses/201/links/GetItem",
     ),
-    Edit(require_user_credentials, SERVER, "security-requirement-removed", PING, f"{PING_PTR}/security"),
-    Edit(make_operation_public, SERVER, "security-requirement-added", PING, f"{PING_PTR}/security"),
+    Edit(require_user_credentials, BREAKING, "security-requirement-removed", PING, f"{PING_PTR}/security"),
+    Edit(make_operation_public, OBLIGATION, "security-requirement-added", PING, f"{PING_PTR}/security"),
     Edit(
         rename_api_key_header,
-        SERVER,
+        BREAKING,
         "security-scheme-changed",
         SEARCH,
         "/components/securitySchemes/apiKey",
@@ -529,14 +545,15 @@ def test_a_shared_schema_is_reported_under_every_operation_that_reaches_it() -> 
 
 def test_a_schema_in_requests_and_responses_is_classified_where_it_is_reached() -> None:
     """Id is in paths (request) and in every body (response): a lowered minimum is new input
-    servers must accept in the path, and new output clients must read in the body."""
+    servers must accept in the path (an obligation), and new output clients must read in the body
+    (breaking)."""
 
     def lower_id_minimum(doc: Document) -> None:
         schema(doc, "Id")["minimum"] = 0
 
     by_operation = {(c.operation, c.classification) for c in changes_of(lower_id_minimum)}
-    assert (GET_ITEM, SERVER) in by_operation  # the path parameter: id 0 must now be looked up
-    assert (GET_ITEM, CLIENT) in by_operation  # the body: an id 0 may now come back
+    assert (GET_ITEM, OBLIGATION) in by_operation  # the path parameter: id 0 must now be looked up
+    assert (GET_ITEM, BREAKING) in by_operation  # the body: an id 0 may now come back
 
 
 # --------------------------------------------------------------------------------------------------
@@ -547,7 +564,7 @@ def test_a_schema_in_requests_and_responses_is_classified_where_it_is_reached() 
 def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """With the skip of unchanged text, and without it (every schema compared in full)."""
     if request.param == "full":
-        monkeypatch.setattr(diff_module._Stability, "__call__", lambda self, ptr: False)
+        monkeypatch.setattr(diff_module.Stability, "__call__", lambda self, ptr: False)
     return str(request.param)
 
 
@@ -607,7 +624,7 @@ def test_renaming_a_path_parameter_and_changing_its_type_is_still_seen() -> None
         doc["paths"]["/v1/items/{id}"]["parameters"][0]["schema"] = {"type": "string"}
 
     rules = {(c.rule, c.classification) for c in changes_of(rename_and_retype)}
-    assert ("type-changed", SERVER) in rules and ("path-parameter-renamed", COMPATIBLE) in rules
+    assert ("type-changed", BREAKING) in rules and ("path-parameter-renamed", COMPATIBLE) in rules
 
 
 def refactor_references(doc: Document) -> None:
@@ -662,7 +679,7 @@ def test_a_ref_cycle_does_not_loop() -> None:
 
 
 def _three_changes(doc: Document) -> None:
-    """A breaking-client, a breaking-server and a compatible change."""
+    """A breaking change, an implementer obligation and a compatible change."""
     remove_response_field(doc)
     add_optional_body_field(doc)
     add_error_status(doc)
@@ -682,23 +699,28 @@ def run(*args: str | Path) -> Any:
     return CliRunner().invoke(main, ["diff", *map(str, args)])
 
 
-def test_cli_text_groups_by_operation(documents: tuple[Path, Path]) -> None:
+def test_cli_text_groups_by_operation_with_reasons(documents: tuple[Path, Path]) -> None:
     result = run(*documents)
-    assert result.exit_code == 0, result.output  # --fail-on none by default
+    assert result.exit_code == 1, result.output  # --fail-on breaking by default
     assert "Create a comment (POST /v1/items/{item_id}/comments) [comments.create_comment]" in result.output
-    assert f"breaking-server {COMMENT_CREATE}/properties/lang: [property-added]" in result.output
-    assert f"breaking-client {ITEM}/properties/mime: [property-removed]" in result.output
+    assert f"obligation  {COMMENT_CREATE}/properties/lang: [property-added]" in result.output
+    assert "servers must now act on `lang`; clients that leave it out are unaffected" in result.output
+    assert f"breaking    {ITEM}/properties/mime: [property-removed]" in result.output
+    assert "a client that reads `mime` no longer gets it" in result.output
     summary = result.output.strip().splitlines()[-1]
-    assert "breaking for clients" in summary and "1 breaking for servers, 1 compatible" in summary
+    assert "breaking" in summary and "1 implementer obligation(s), 1 compatible" in summary
 
 
 def test_cli_json(documents: tuple[Path, Path]) -> None:
-    result = run(*documents, "--format", "json", "--fail-on", "breaking-server")
+    result = run(*documents, "--format", "json", "--fail-on", "obligation")
     assert result.exit_code == 1, result.output
     report = json.loads(result.output)
-    assert report["summary"]["breaking-server"] == 1 and report["summary"]["compatible"] == 1
+    assert report["summary"]["obligation"] == 1 and report["summary"]["compatible"] == 1
     assert report["summary"]["total"] == len(report["changes"]) > 2
     assert set(report["changes"][0]) == set(Change.__dataclass_fields__)
+    lang = next(c for c in report["changes"] if c["pointer"] == f"{COMMENT_CREATE}/properties/lang")
+    assert lang["classification"] == "obligation" and lang["direction"] == "request"
+    assert report["accept_notes"] == []
 
 
 def test_cli_markdown(documents: tuple[Path, Path]) -> None:
@@ -706,10 +728,10 @@ def test_cli_markdown(documents: tuple[Path, Path]) -> None:
     assert result.exit_code == 1, result.output
     assert result.output.startswith("### API changes:")
     heading = "#### Create a comment (POST /v1/items/{item_id}/comments) [comments.create_comment]"
-    row = "| **breaking-server** | request body: optional property `lang` added | "
-    row += f"`{COMMENT_CREATE}/properties/lang` |"
+    row = "| obligation | request body: optional property `lang` added | servers must now act on `lang`"
     assert heading in result.output and row in result.output
     assert "| compatible | response 429: status added (an error status) |" in result.output
+    assert "| **breaking** | response 200: required property `mime` removed |" in result.output
 
 
 @pytest.mark.parametrize(
@@ -717,20 +739,28 @@ def test_cli_markdown(documents: tuple[Path, Path]) -> None:
     [
         (_three_changes, "none", False),
         (_three_changes, "breaking", True),
-        (_three_changes, "breaking-client", True),
-        (_three_changes, "breaking-server", True),
+        (_three_changes, "obligation", True),
         (_three_changes, "any", True),
         (add_error_status, "breaking", False),
+        (add_error_status, "obligation", False),
         (add_error_status, "any", True),
-        (add_optional_body_field, "breaking-client", False),
-        (add_optional_body_field, "breaking-server", True),
-        (remove_operation, "breaking-server", False),
-        (remove_operation, "breaking-client", True),
+        (add_optional_body_field, "breaking", False),
+        (add_optional_body_field, "obligation", True),
+        (remove_operation, "breaking", True),
         (lambda doc: None, "any", False),
     ],
 )
 def test_fail_on(edit: Callable[[Document], None], fail_on: str, fails: bool) -> None:
     assert compare(_real(), _with(edit)).fails(fail_on) is fails
+
+
+@pytest.mark.parametrize("value", ["breaking-client", "breaking-server"])
+def test_the_old_fail_on_values_are_usage_errors_that_say_what_to_use(
+    documents: tuple[Path, Path], value: str
+) -> None:
+    result = run(*documents, "--fail-on", value)
+    assert result.exit_code == 2
+    assert "was removed with the three-class model: use --fail-on " in result.output
 
 
 def _git(repo: Path, *args: str) -> None:
@@ -752,9 +782,10 @@ def test_cli_git_revision(tmp_path: Path) -> None:
     _git(repo, "commit", "-q", "-m", "the document")
     document.write_text(json.dumps(_with(remove_operation)), encoding="utf-8")
 
-    result = run("git:HEAD", document, "--fail-on", "breaking-client")
+    result = run("git:HEAD", document)
     assert result.exit_code == 1, result.output
-    assert f"breaking-client {PING_PTR}: [operation-removed]" in result.output
+    assert f"breaking    {PING_PTR}: [operation-removed]" in result.output
+    assert "a client that calls it now gets 404 or 405" in result.output
     assert "from git:HEAD to" in result.output
     assert run("git:HEAD", "git:HEAD").exit_code == 0  # both sides from git: the project's document
 

@@ -1,14 +1,16 @@
-"""Testing the tester (issue 5 item 5): the suite passes the correct mock, and finds every
-fault planted in front of it (tests/conformance/faults.py).
+"""Testing the tester (issue 5 item 5, issue 15 item 4): the suite passes the correct mock, and
+finds every fault planted in front of it (tests/conformance/faults.py and faults_*.py).
 
 Every fault: a --quick run of the three layers, narrowed (--include) to the fault's
 operations, against the mock with that one fault in front, must fail a check in the layer
-expected to catch it. The faults take turns in front of one served mock, whose state is reset
-to the same fixtures before each (building the app is the costly part).
+expected to catch it. A fault against a docs/design.md choice (`strict`) gets a --strict run,
+as only --strict checks those choices. The faults take turns in front of one served mock,
+whose state is reset to the same fixtures before each (building the app is the costly part).
 
 No false positive: three --quick runs of the whole suite, each with its own seed, against the
-mock as it is, pass. Those are the slow part, so they run in a second process (the second
-core) while the faults are tried, and are judged at the end.
+mock as it is, pass; the last one with --strict, as the strict faults' runs are. Those are the
+slow part, so they run in a second process (the second core) while the faults are tried, and
+are judged at the end.
 
 The ratio of faults found, and by which layers, is printed at the end of the session
 (conftest.py).
@@ -36,6 +38,7 @@ from tests.conformance.faults import FAULTS, Asgi, World
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = (1, 2, 3)
+STRICT_SEED = 3  # its run is --strict too: the strict faults are judged by --strict runs
 LAYERS = {"contract", "behaviour", "access"}
 
 # fault name -> the layers that failed a check on it (empty: not detected); read by conftest.py
@@ -64,7 +67,7 @@ def quick_runs(seeds: list[int]) -> None:
     """A --quick run of every layer against the correct mock, per seed; one JSON line each."""
     for seed in seeds:
         with live_mock(seed) as live:
-            verdict = run(live.settings(quick=True, seed=seed))
+            verdict = run(live.settings(quick=True, seed=seed, strict=seed == STRICT_SEED))
         passed = sorted({o.layer for o in verdict.results.outcomes if o.status == PASS})
         result = {"ok": verdict.results.ok, "left": verdict.left_behind, "shown": shown(verdict)}
         print(json.dumps({"seed": seed, "passed": passed, **result}), flush=True)
@@ -143,7 +146,7 @@ def test_the_planted_fault_is_detected(name: str, served: tuple[Live, Switch, di
     (live, switch, fresh), fault = served, FAULTS[name]
     DETECTED[name] = set()
     live.store.reset(fresh)  # the same fixtures for every fault, whatever the one before did
-    settings = live.settings(quick=True, include=fault.operations)
+    settings = live.settings(quick=True, include=fault.operations, strict=fault.strict)
     switch.planted = fault.wrap(switch.app, World(settings.users, settings.api_key))
     try:
         verdict = run(settings)

@@ -1,4 +1,4 @@
-"""Verdicts of csapi conform: outcomes, the summary, JUnit XML and the report."""
+"""Verdicts of csapi conform: outcomes, the summary and JUnit XML (the report: test_report.py)."""
 
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -13,7 +13,6 @@ from csapi.conformance.results import (
     expect,
     summary,
     write_junit,
-    write_report,
 )
 from csapi.conformance.target import Exchange
 
@@ -79,14 +78,27 @@ def test_junit_has_a_suite_per_layer_and_the_failure_with_its_curl(tmp_path: Pat
     assert "curl" in (failure.text or "")
 
 
-def test_the_report_is_markdown_or_self_contained_html(tmp_path: Path):
-    write_report(_results(), tmp_path / "r.md")
-    write_report(_results(), tmp_path / "r.html")
-    markdown = (tmp_path / "r.md").read_text()
-    page = (tmp_path / "r.html").read_text()
-    assert "## items.list_items: paging partitions the list" in markdown and "```sh" in markdown
-    assert page.startswith("<!doctype html>") and "<style>" in page and "http" in page
-    assert "<script" not in page and "href=" not in page  # nothing to fetch: self-contained
+def test_a_failure_keeps_the_kind_of_what_was_raised():
+    class Stale(CheckFailed):
+        kind = "stale read"
+
+    results = Results()
+    with results.checking("behaviour", "items.get_item", "reads back"):
+        raise Stale("the old name came back", EXCHANGE)
+    with results.checking("behaviour", "items.get_item", "reads back again"):
+        expect(False, "wrong")
+    assert [o.kind for o in results.outcomes] == ["stale read", CheckFailed.kind]
+    assert "kind: stale read" in summary(results)
+
+
+def test_checks_left_out_by_the_settings_change_no_count():
+    results = _results()
+    results.leave_out("behaviour", "items.update_item", "an update persists", "spec 4.2", "--read-only")
+    results.leave_out("access", "teams.update_team", "members are refused", "", "--read-only")
+    assert len(results.outcomes) == 3 and not results.ok  # the one failure, as before
+    text = summary(results)
+    assert "left out: 2 checks (--read-only)" in text
+    assert text.endswith("3 checks: 1 passed, 1 failed, 0 errors, 1 skipped")
 
 
 def test_check_failed_carries_the_exchange():

@@ -1,0 +1,371 @@
+"""The behaviour layer's view of a target over HTTP: a `Session` (requests as the main actor,
+expectations that fail with the last exchange, whole lists read page by page, what it made
+registered for the run's cleanup) and the helpers that read answers tolerantly.
+
+The session itself checks two properties on every read: a resource is given as an array of
+one, and pages partition a list. They are declared here, beside the code that checks them, as
+properties of the stateful machine (which records them; `stateful_property`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import httpx
+
+from .failures import CheckFailed, CheckSkipped, NotHonoured, SchemaViolation, StaleCount, WrongStatus
+from .registry import Check, RunContext, declare
+from .target import Exchange
+
+LAYER = "behaviour"
+FULL_PAGE = 100  # per_page for reading a whole (small) list
+MAX_PAGES = 20  # pages read of one list before giving up on it
+SERIAL = itertools.count(1)  # unique words in names, across the whole run
+
+
+RECORDER = "stateful_model"  # the machine's check (behaviour/machine.py): it records the properties
+
+
+def stateful_property(
+    short: str, operation: str, name: str, rule: str, *, strict: bool = False, paid: bool = False
+) -> Check:
+    """Declare a property that the stateful machine checks and records; its id is stateful_model.<short>."""
+    return declare(
+        LAYER,
+        operation,
+        f"stateful: {name}",
+        rule,
+        id=f"{RECORDER}.{short}",
+        recorded_by=RECORDER,
+        strict=strict,
+        paid=paid,
+    )
+
+
+R_ONE = "spec 4.1/4.2: Get a collection / Get an item answers the resource given as an array of one"
+R_PAGES = (
+    "spec 8: lists are paged with page and per_page; spec 4: X-Total-Count carries the total number "
+    "of entries"
+)
+
+P_ITEM_ONE = stateful_property("item_one", "items.get_item", "Get an item is an array of one", R_ONE)
+P_COLL_ONE = stateful_property(
+    "collection_one", "collections.get_collection", "Get a collection is an array of one", R_ONE
+)
+P_PAGES = stateful_property(
+    "pages", "items.list_items", "pages partition the list (X-Total-Count, per_page)", R_PAGES
+)
+
+
+# ---------------------------------------------------------------------- HTTP with expectations
+class Session:
+    """The layer's view of the target: requests as the main actor, expectations that fail with
+    the last exchange, and what it made (registered for the run's cleanup, newest first)."""
+
+    def __init__(self, ctx: RunContext, exercised: set[Check] | None = None):
+        self.ctx = ctx
+        self.target = ctx.target
+        self.me = ctx.settings.users[0]
+        self.strict = ctx.settings.strict
+        self.prop: Check | None = None  # the property the machine's step is about
+        self.exercised = exercised if exercised is not None else set()
+        self.last: Exchange | None = None
+        self.collections: list[int] = []
+        self.paths: list[str] = []  # items, tags, comments, likes, collaborators it registered
+
+    # -- properties and failures
+    def at(self, prop: Check) -> None:
+        self.prop = prop
+        self.exercised.add(prop)
+
+    def fail(
+        self,
+        message: str,
+        exchange: Exchange | None = None,
+        prop: Check | None = None,
+        kind: type[CheckFailed] = CheckFailed,
+    ) -> NoReturn:
+        """Raise `kind` with the last exchange, naming the property it broke (for the machine)."""
+        failure = kind(message, exchange or self.last)
+        failure.check = prop or self.prop
+        raise failure
+
+    def expect(
+        self,
+        cond: object,
+        message: str,
+        exchange: Exchange | None = None,
+        prop: Check | None = None,
+        kind: type[CheckFailed] = CheckFailed,
+    ) -> None:
+        if prop is not None:
+            self.exercised.add(prop)
+        if not cond:
+            self.fail(message, exchange, prop, kind)
+
+    # -- requests
+    def call(self, method: str, path: str, ok: tuple[int, ...] = (200,), **kwargs: Any) -> Exchange:
+        exchange = self.target.request(method, path, user=self.me, **kwargs)
+        self.last = exchange
+        if ok and exchange.status not in ok:
+            wanted = " or ".join(map(str, ok))
+            self.fail(
+                f"{method} {path} answered {exchange.status}, expected {wanted}", exchange, kind=WrongStatus
+            )
+        return exchange
+
+    def body(self, exchange: Exchange, kind: type = dict) -> Any:
+        data = exchange.json()
+        if not isinstance(data, kind):
+            shape = "array" if kind is list else "object"
+            message = f"{exchange.method} {path_of(exchange)} did not answer a JSON {shape}"
+            self.fail(message, exchange, kind=SchemaViolation)
+        return data
+
+    def one(self, path: str, prop: Check, params: Any = None) -> dict[str, Any]:
+        """GET of a collection or an item: the spec gives the resource as an array of one."""
+        exchange = self.call("GET", path, params=params)
+        data = exchange.json()
+        self.expect(
+            isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict),
+            f"GET {path} answered {shape_of(data)}, not an array of one object",
+            exchange,
+            prop,
+            SchemaViolation,
+        )
+        return data[0]
+
+    def item(self, item_id: int, include: str | None = None) -> dict[str, Any]:
+        return self.one(f"/v1/items/{item_id}", P_ITEM_ONE, {"include": include} if include else None)
+
+    def collection(self, collection_id: int) -> dict[str, Any]:
+        return self.one(f"/v1/collections/{collection_id}", P_COLL_ONE)
+
+    def listing(self, path: str, params: dict[str, Any], prop: Check | None = None) -> list[dict[str, Any]]:
+        """A whole list, read FULL_PAGE entries at a time until a short page. With `prop` (a check
+        about lists), its X-Total-Count must be its length; otherwise the list is only a tool."""
+        entries: list[dict[str, Any]] = []
+        for page in range(1, MAX_PAGES + 1):
+            exchange = self.call("GET", path, params={**params, "page": page, "per_page": FULL_PAGE})
+            chunk = self.body(exchange, list)
+            objects = all(isinstance(e, dict) for e in chunk)
+            self.expect(objects, f"GET {path} lists a non-object", exchange, kind=SchemaViolation)
+            entries += chunk
+            if len(chunk) < FULL_PAGE:
+                break
+        if prop is not None:
+            total = total_count(exchange)
+            missing = f"GET {path} has no integer X-Total-Count header"
+            self.expect(total is not None, missing, exchange, prop, SchemaViolation)
+            self.expect(
+                total == len(entries),
+                f"X-Total-Count says {total}, but the list holds {len(entries)} entries",
+                exchange,
+                prop,
+                StaleCount,
+            )
+        return entries
+
+    def partition(self, path: str, params: dict[str, Any], per_page: int, full: list[dict[str, Any]]) -> None:
+        """Pages of per_page entries, concatenated, are the whole list: same entries, same order."""
+        want = [e.get("id") for e in full]
+        got: list[Any] = []
+        for page in range(1, math.ceil(len(want) / per_page) + 1):
+            exchange = self.call("GET", path, params={**params, "page": page, "per_page": per_page})
+            chunk = [e.get("id") if isinstance(e, dict) else e for e in self.body(exchange, list)]
+            size = min(per_page, len(want) - len(got))
+            self.expect(
+                total_count(exchange) == len(want),
+                f"page {page} says X-Total-Count {exchange.header('X-Total-Count')}, "
+                f"the list holds {len(want)}",
+                exchange,
+                P_PAGES,
+                StaleCount,
+            )
+            self.expect(
+                len(chunk) == size,
+                f"page {page} with per_page={per_page} has {len(chunk)} entries, expected {size} "
+                f"(the list holds {len(want)})",
+                exchange,
+                P_PAGES,
+                NotHonoured,
+            )
+            dup = set(chunk) & set(got)
+            repeats = f"page {page} repeats {sorted(dup)} of an earlier page"
+            self.expect(not dup, repeats, exchange, P_PAGES, NotHonoured)
+            got += chunk
+            self.expect(
+                got == want[: len(got)],
+                f"pages 1..{page} with per_page={per_page} list {got}, "
+                f"the whole list starts {want[: len(got)]}",
+                exchange,
+                P_PAGES,
+                NotHonoured,
+            )
+
+    # -- what it makes
+    def register(self, kind: str, path: str) -> None:
+        self.target.created(kind, path, self.me)
+        self.paths.append(path)
+
+    def gone(self, path: str) -> None:
+        """It deleted that itself."""
+        self.target.forget(path)
+        if path in self.paths:
+            self.paths.remove(path)
+
+    def new_collection(self, **fields: Any) -> dict[str, Any]:
+        body = {"name": self.target.name(f"c{next(SERIAL)}"), "type": "private", **fields}
+        exchange = self.call("POST", "/v1/collections", ok=(201,), json_body=body)
+        data = self.body(exchange)
+        self.expect(isinstance(data.get("id"), int), "the new collection has no integer id", exchange)
+        self.target.created("collection", f"/v1/collections/{data['id']}", self.me)
+        self.collections.append(data["id"])
+        return data
+
+    def new_item(
+        self, collection_id: int, ok: tuple[int, ...] = (201,), **fields: Any
+    ) -> tuple[Exchange, dict[str, Any]]:
+        """POST an item (a text item unless said otherwise), registered when made; and what was sent."""
+        serial = next(SERIAL)
+        body = {"type": "text", "name": self.word_name(serial), **fields}
+        if body["type"] != "stack":
+            body.setdefault("content", f"https://example.com/{serial}" if body["type"] == "link" else "note")
+        exchange = self.call("POST", f"/v1/collections/{collection_id}/items", ok=ok, json_body=body)
+        if exchange.status in (200, 201):
+            data = self.body(exchange)
+            self.expect(isinstance(data.get("id"), int), "the new item has no integer id", exchange)
+            self.register("item", f"/v1/items/{data['id']}")
+        return exchange, body
+
+    def add_item(self, collection_id: int, **fields: Any) -> dict[str, Any]:
+        return self.body(self.new_item(collection_id, **fields)[0])
+
+    def word_name(self, serial: int) -> str:
+        """A name with a word no other name of any run has (q, search)."""
+        return f"{self.target.name('item')} {word(self.target.run_id, serial)}"
+
+    def dispose(self) -> None:
+        """Delete the collections made; when that took their items too, nothing else is left to do."""
+        try:
+            for collection_id in reversed(self.collections):
+                path = f"/v1/collections/{collection_id}"
+                if self.target.request("DELETE", path, user=self.me).status in (200, 204, 404):
+                    self.target.forget(path)
+            items = [p for p in self.paths if p.startswith("/v1/items/")]
+            if items and self.target.request("GET", items[-1], user=self.me).status == 404:
+                for path in self.paths:  # items, and what hangs off them, went with their collection
+                    self.target.forget(path)
+        except httpx.HTTPError:
+            pass  # the run's cleanup deletes what is still registered
+        self.collections.clear()
+        self.paths.clear()
+
+
+def word(run_id: str, serial: int) -> str:
+    return f"zq{run_id}n{serial}x"
+
+
+def path_of(exchange: Exchange) -> str:
+    return "/" + exchange.url.split("://", 1)[-1].split("/", 1)[-1]
+
+
+def shape_of(data: Any) -> str:
+    if isinstance(data, list):
+        return f"an array of {len(data)}"
+    return "an object" if isinstance(data, dict) else repr(data)[:60]
+
+
+def total_count(exchange: Exchange) -> int | None:
+    value = exchange.header("X-Total-Count")
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def ids_of(entries: list[Any]) -> list[Any]:
+    return [e.get("id") if isinstance(e, dict) else None for e in entries]
+
+
+def tag_names(entries: Any) -> set[str] | None:
+    """Names (without case) of an item's tags; None when their shape cannot be read."""
+    if not isinstance(entries, list):
+        return None
+    names = set()
+    for entry in entries:
+        name = entry.get("name") if isinstance(entry, dict) else entry
+        if not isinstance(name, str):
+            return None
+        names.add(name.casefold())
+    return names
+
+
+def metadata(entries: Any) -> dict[str, str] | None:
+    """An item's metadata as a dict; the spec leaves the entries' shape open, so read the usual ones."""
+    if isinstance(entries, dict):
+        return {str(k): str(v) for k, v in entries.items()}
+    if not isinstance(entries, list):
+        return None
+    out = {}
+    for entry in entries:
+        if isinstance(entry, dict) and "key" in entry and "value" in entry:
+            out[str(entry["key"])] = str(entry["value"])
+        elif isinstance(entry, dict) and len(entry) == 1:
+            ((key, value),) = entry.items()
+            out[str(key)] = str(value)
+        elif isinstance(entry, list | tuple) and len(entry) == 2:
+            out[str(entry[0])] = str(entry[1])
+        else:
+            return None
+    return out
+
+
+_PLAIN_FIELDS = ("type", "name", "description", "link", "shareable", "parent_id", "collection_id")
+
+
+def differences(sent: dict[str, Any], got: dict[str, Any]) -> list[str]:
+    """Fields of `sent` that `got` does not show as sent (metadata and tags read tolerantly)."""
+    out = []
+    for name in _PLAIN_FIELDS:
+        if name in sent and got.get(name) != sent[name]:
+            out.append(f"{name} {got.get(name)!r} (sent {sent[name]!r})")
+    if "content" in sent and sent.get("type", got.get("type")) in ("text", "link"):
+        if got.get("content") != sent["content"]:
+            out.append(f"content {got.get('content')!r} (sent {sent['content']!r})")
+    for name in ("latitude", "longitude"):
+        if name in sent:
+            value = got.get(name)
+            if not isinstance(value, int | float) or abs(value - sent[name]) > 1e-6:
+                out.append(f"{name} {value!r} (sent {sent[name]!r})")
+    if "metadata" in sent:
+        have = metadata(got.get("metadata"))
+        if have is not None and have != {k: str(v) for k, v in sent["metadata"].items()}:
+            out.append(f"metadata {have} (sent {sent['metadata']})")
+    if "tags" in sent:
+        have = tag_names(got.get("tags"))
+        want = {t.casefold() for t in sent["tags"]}
+        if have is not None and have != want:
+            out.append(f"tags {sorted(have)} (sent {sorted(want)})")
+    return out
+
+
+@contextmanager
+def session(ctx: RunContext) -> Iterator[Session]:
+    s = Session(ctx)
+    try:
+        yield s
+    finally:
+        s.dispose()
+
+
+def unpaid(exchange: Exchange) -> CheckSkipped:
+    """Tags are paid-only (spec 8): on a free plan the tag checks cannot run."""
+    return CheckSkipped(
+        "tags are a paid-plan field and the first --user got 402 for them: "
+        "tag checks need the first --user on a paid plan"
+    )

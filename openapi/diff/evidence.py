@@ -1,0 +1,115 @@
+"""The proof hook: the payload proof (`proof.py`) run on the schema pairs the rules found changed.
+
+Per operation, each request or response schema (a media type's or a parameter's) with changes is
+a `Pair`. The proof runs on a pair when the rules call none of its changes breaking, or one of them
+undecided (a `oneOf` alternative that may overlap another, a `not` changed):
+
+- it finds a payload valid under OLD that NEW refuses (requests), or valid under NEW that OLD
+  refuses (responses): an undecided change is confirmed breaking with that payload as its example;
+  with none undecided, a `payload-proof` change is added, breaking, with the payload. Never the
+  other way: the rules' "breaking" is not lowered because no payload was found.
+- it finds none: an undecided change stays breaking and says that no generated payload showed it,
+  so a reader knows what to check by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from ..walk import Operation
+from .model import Change, Classification, Direction, Finding
+
+
+class Evidence(Protocol):
+    payload: Any
+    reason: str
+
+
+Prover = Callable[[Any, Any, str, dict[str, Any], dict[str, Any]], Evidence | None]
+
+
+@dataclass(frozen=True)
+class Pair:
+    old_schema: Any
+    new_schema: Any
+    direction: Direction
+    where: str  # the new schema's pointer
+    findings: tuple[Finding, ...]
+
+
+def default_prover() -> Prover | None:
+    """`proof.counterexample` with its fixed seed and bounds; None when the module is not there."""
+    try:
+        from .proof import counterexample
+    except ImportError:  # pragma: no cover - the hook stays usable without it
+        return None
+
+    def prove(old: Any, new: Any, direction: str, old_doc: dict[str, Any], new_doc: dict[str, Any]) -> Any:
+        if direction == "request":
+            return counterexample(old, new, direction="request", old_doc=old_doc, new_doc=new_doc)
+        return counterexample(old, new, direction="response", old_doc=old_doc, new_doc=new_doc)
+
+    return prove
+
+
+def apply(
+    prover: Prover,
+    operation: Operation,
+    changes: list[Change],
+    pairs: list[Pair],
+    documents: tuple[dict[str, Any], dict[str, Any]],
+) -> list[Change]:
+    """`changes` of one operation with what the proof shows about each pair."""
+    for pair in pairs:
+        pointers = {finding.pointer for finding in pair.findings}
+        undecided = {finding.pointer for finding in pair.findings if finding.undecided}
+        mine = [change for change in changes if change.pointer in pointers]
+        if not undecided and any(change.breaking for change in mine):
+            continue  # already breaking: nothing to prove
+        shown = prover(pair.old_schema, pair.new_schema, pair.direction.value, *documents)
+        if shown is None:
+            changes = [
+                replace(c, reason=c.reason + " (no generated payload showed it: check by hand)")
+                if c.pointer in undecided and c in mine
+                else c
+                for c in changes
+            ]
+            continue
+        example = json.dumps(shown.payload, ensure_ascii=False)
+        if undecided:
+            changes = [
+                replace(c, example=example, reason=f"{c.reason}; shown by a payload: {shown.reason}")
+                if c.pointer in undecided and c in mine and not c.example  # one schema, several media types
+                else c
+                for c in changes
+            ]
+            continue
+        context = mine[0].message.partition(": ")[0] if mine else pair.direction.value
+        sent = (
+            "sent by a client that follows OLD"
+            if pair.direction is Direction.REQUEST
+            else "answered under NEW"
+        )
+        refused = (
+            "a server that follows NEW"
+            if pair.direction is Direction.REQUEST
+            else "a client that follows OLD"
+        )
+        changes.append(
+            Change(
+                operation.label,
+                operation.operation_id,
+                operation.summary,
+                pair.where,
+                "payload-proof",
+                f"{context}: a payload the rules did not foresee breaks across the change",
+                Classification.BREAKING,
+                pair.direction.value,
+                f"a payload {sent} is refused by {refused}: {shown.reason}",
+                example=example,
+            )
+        )
+    return changes

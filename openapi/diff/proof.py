@@ -1,0 +1,452 @@
+"""Proof by payloads: a schema change shown to break someone by one generated payload.
+
+The structural rules of the diff compare keywords; some changes they cannot judge (a `pattern`
+replaced, a `not` added, a `oneOf` branch added that a payload valid before now matches twice).
+Here hypothesis generates payloads and jsonschema checks them, with OpenAPI 3.0 semantics
+(`nullable`, boolean `exclusiveMinimum`, the `int32`/`int64` formats: openapi-schema-validator's
+OAS30Validator, the one the linter uses):
+
+- a **request** schema: payloads valid under OLD (what a client following OLD sends) are checked
+  against NEW (what a server following NEW accepts);
+- a **response** schema: payloads valid under NEW (what a server following NEW answers) are
+  checked against OLD (what a client following OLD reads).
+
+API::
+
+    counterexample(old_schema, new_schema, *, direction, old_doc, new_doc,
+                   seed=0, max_examples=MAX_EXAMPLES) -> Counterexample | None
+
+`old_schema` and `new_schema` are OpenAPI 3.0 schema objects whose `$ref`s point into `old_doc`
+and `new_doc` (the whole documents); `direction` is "request" or "response". The answer is a
+`Counterexample` (the payload, shrunk by hypothesis to a small one, and why the checking side
+refuses it) or None when none was found. None is the end of a bounded search, not a proof of
+compatibility; a payload, though, is a proof of a break. The payload is wrapped because it may
+itself be `null`.
+
+Bounds: the seed is fixed (the same answer every run), at most `max_examples` payloads are tried
+per schema pair (fewer for a large schema, down to 20), strings, arrays and `$ref` recursion are
+kept short, and answers are memoised per pair of schemas (with `$ref`s inlined), so a schema
+reached by many operations is searched once. The whole document, every parameter, body and
+response schema searched, takes under 10 s of CPU.
+Two schemas that are the same once inlined (a `$ref` refactor, keys reordered, descriptions
+edited) are not searched at all.
+
+What "follows OLD" means here: a generated object carries the properties its schema declares
+(and, for a map, entries of its `additionalProperties` schema), never undeclared ones. Otherwise
+every new optional field would "break" the client that happened to send a field of that name
+with another type, while DESIGN.md calls a new optional request field an implementer obligation.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from random import Random
+from typing import Any, Literal
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample, Unsatisfiable
+from jsonschema.exceptions import best_match
+from openapi_schema_validator import OAS30Validator
+from referencing import Registry, Resource
+
+from ..refs import Resolver
+
+__all__ = ["MAX_EXAMPLES", "Counterexample", "Direction", "counterexample"]
+
+Direction = Literal["request", "response"]
+
+MAX_EXAMPLES = 50  # per schema pair: the whole document searched stays well under 30 s
+# A large schema (an Item with its lists of comments and reactions, inlined: some 17,000
+# characters) makes payloads that take long to draw, and each one exercises every required field:
+# fewer of them, down to _MIN_EXAMPLES, in proportion past _SIZE_BUDGET characters of inlined text.
+# A small one is cheap to draw and its breaking payloads can be rare (an object matching exactly
+# one oneOf alternative and carrying one optional field): up to _SMALL_FACTOR times more of them,
+# so the answer does not hang on which payloads hypothesis happens to favour.
+_SIZE_BUDGET = 2000
+_MIN_EXAMPLES = 20
+_SMALL_FACTOR = 4
+_MAX_TEXT = 12  # characters beyond minLength
+_MAX_ITEMS = 2  # array items beyond minItems (at the top; fewer below)
+_MAX_MAP = 3  # entries of a map (additionalProperties schema, free-form object)
+_MAX_DEPTH = 8  # nested schemas; deeper, a `$ref` cycle: anything, left to the validator to judge
+_DOC_URI = "urn:csapi:document"
+# Keywords that annotate and never change which payloads are valid: left out of the comparison.
+_ANNOTATIONS = frozenset(
+    {"description", "title", "example", "examples", "externalDocs", "deprecated", "xml", "discriminator"}
+)
+_INT64 = (-(2**63), 2**63 - 1)
+_INT32 = (-(2**31), 2**31 - 1)
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A payload one side accepts and the other refuses, and the refusing side's reason."""
+
+    payload: Any
+    reason: str
+    direction: Direction
+
+    def __str__(self) -> str:
+        side = "a server following NEW" if self.direction == "request" else "a client following OLD"
+        sent = "sent by a client following OLD" if self.direction == "request" else "answered under NEW"
+        return f"{json.dumps(self.payload)} ({sent}) is refused by {side}: {self.reason}"
+
+
+def counterexample(
+    old_schema: Any,
+    new_schema: Any,
+    *,
+    direction: Direction,
+    old_doc: dict[str, Any],
+    new_doc: dict[str, Any],
+    seed: int = 0,
+    max_examples: int = MAX_EXAMPLES,
+) -> Counterexample | None:
+    """A payload that breaks across the change (see the module docstring), or None."""
+    old_key = _canonical(_inline(old_schema, Resolver(old_doc)))
+    new_key = _canonical(_inline(new_schema, Resolver(new_doc)))
+    if old_key == new_key:
+        return None
+    key = (direction, old_key, new_key, seed, max_examples)
+    if key not in _MEMO:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()  # a long-lived process diffing many documents: keep memory bounded
+        if direction == "request":
+            source, target = (old_schema, old_doc), (new_schema, new_doc)
+        else:
+            source, target = (new_schema, new_doc), (old_schema, old_doc)
+        size = len(new_key if direction == "response" else old_key)  # the generating side's
+        examples = max(min(_MIN_EXAMPLES, max_examples), max_examples * _SIZE_BUDGET // max(size, 1))
+        _MEMO[key] = _search(source, target, direction, seed, min(examples, max_examples * _SMALL_FACTOR))
+    return _MEMO[key]
+
+
+_MEMO: dict[tuple[str, str, str, int, int], Counterexample | None] = {}
+_MEMO_SIZE = 2048
+
+
+def _search(
+    source: tuple[Any, dict[str, Any]],
+    target: tuple[Any, dict[str, Any]],
+    direction: Direction,
+    seed: int,
+    max_examples: int,
+) -> Counterexample | None:
+    generated_by, checked_by = _validator(*source), _validator(*target)
+    broken: list[BaseException] = []
+
+    def breaks(payload: Any) -> bool:
+        if broken:
+            return False
+        try:
+            return bool(generated_by.is_valid(payload)) and not checked_by.is_valid(payload)
+        except Exception as exc:  # a schema jsonschema cannot apply (bad $ref, unknown type): no proof
+            broken.append(exc)
+            return False
+
+    strategy = _Builder(Resolver(source[1])).strategy(source[0])
+    options = settings(
+        max_examples=max_examples,
+        database=None,
+        deadline=None,
+        phases=(Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+    )
+    try:
+        payload = find(strategy, breaks, settings=options, random=Random(seed))
+    except (NoSuchExample, Unsatisfiable):
+        return None
+    error = best_match(checked_by.iter_errors(payload))
+    reason = " ".join((error.message if error else "refused").split())
+    if error is not None and error.absolute_path:
+        reason = f"at {'/'.join(map(str, error.absolute_path))}: {reason}"
+    return Counterexample(payload, reason[:300], direction)
+
+
+def _validator(schema: Any, document: dict[str, Any]) -> Any:
+    """An OAS 3.0 validator of `schema`, its local `$ref`s resolved in `document`."""
+    registry: Registry[Any] = Registry().with_resource(_DOC_URI, Resource.opaque(document))
+    return OAS30Validator(_absolute(schema), registry=registry, format_checker=OAS30Validator.FORMAT_CHECKER)
+
+
+def _absolute(node: Any) -> Any:
+    """`node` with its local `$ref`s made absolute: the schema is not itself inside the document."""
+    if isinstance(node, dict):
+        return {
+            key: (
+                _DOC_URI + value
+                if key == "$ref" and isinstance(value, str) and value.startswith("#")
+                else _absolute(value)
+                if key not in ("enum", "default", "example")
+                else value
+            )
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_absolute(value) for value in node]
+    return node
+
+
+# --------------------------------------------------------------------------------------------------
+# Inlining: one text per meaning, for the memo and to skip what did not change
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _inline(schema: Any, resolver: Resolver, active: frozenset[str] = frozenset()) -> Any:
+    """The schema with `$ref`s replaced by their targets and annotations dropped.
+
+    A `$ref` met again below itself (a recursive schema) stays a `$ref`.
+    """
+    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        ref = schema["$ref"]
+        if ref in active:
+            return {"$ref": ref}
+        target = resolver.deref(schema)
+        return _inline(target, resolver, active | {ref}) if isinstance(target, dict) else schema
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _ANNOTATIONS or key.startswith("x-"):
+            continue
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: _inline(sub, resolver, active) for name, sub in value.items()}
+        elif key in ("items", "additionalProperties", "not"):
+            out[key] = _inline(value, resolver, active)
+        elif key in ("allOf", "oneOf", "anyOf") and isinstance(value, list):
+            out[key] = [_inline(sub, resolver, active) for sub in value]
+        elif key in ("required", "enum") and isinstance(value, list):
+            out[key] = sorted(value, key=_canonical)  # sets: their order means nothing
+        else:
+            out[key] = value
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Strategies over the subset of OpenAPI 3.0 schemas our documents use. They over-approximate (a
+# `not`, a `oneOf`'s exclusivity, an allOf conflict are not built in): `breaks` checks validity
+# under the generating side first, so what is generated beyond it is only wasted, never wrong.
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-1000, 1000)
+    | st.floats(allow_nan=False, allow_infinity=False, width=32)
+    | st.text(max_size=6)
+)
+_ANY: st.SearchStrategy[Any] = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=4), inner, max_size=2),
+    max_leaves=4,
+)
+
+
+def _date_time(value: datetime) -> str:
+    return value.replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+_FORMATS: dict[str, st.SearchStrategy[str]] = {
+    "date-time": st.datetimes(datetime(1970, 1, 1), datetime(2100, 1, 1), timezones=st.just(UTC)).map(
+        _date_time
+    ),
+    "date": st.dates().map(lambda value: value.isoformat()),
+    "email": st.from_regex(r"\A[a-z0-9]{1,8}@[a-z]{1,8}\.(com|org|example)\Z"),
+    "uri": st.from_regex(r"\Ahttps://[a-z]{1,8}\.example\.com/[a-z0-9/]{0,8}\Z"),
+    "uuid": st.uuids().map(str),
+    "hostname": st.from_regex(r"\A[a-z][a-z0-9]{0,8}(\.[a-z]{2,5}){0,2}\Z"),
+}
+
+
+class _Builder:
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+
+    def strategy(self, schema: Any, depth: int = 0) -> st.SearchStrategy[Any]:
+        if depth > _MAX_DEPTH:
+            return _ANY
+        flat = self.flatten(schema, frozenset())
+        for keyword in ("oneOf", "anyOf"):
+            branches = flat.get(keyword)
+            if isinstance(branches, list) and branches:
+                rest = {key: value for key, value in flat.items() if key != keyword}
+                return st.one_of(
+                    [
+                        self.strategy(_merge(rest, self.flatten(branch, frozenset())), depth + 1)
+                        for branch in branches
+                    ]
+                )
+        base = self._typed(flat, depth)
+        return st.none() | base if flat.get("nullable") is True else base
+
+    def flatten(self, schema: Any, active: frozenset[str]) -> dict[str, Any]:
+        """`schema` with its `$ref` followed and its `allOf` members merged into it."""
+        if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+            if schema["$ref"] in active:
+                return {}  # a recursive schema: anything here, the validator judges
+            target = self.resolver.deref(schema)
+            return self.flatten(target, active | {schema["$ref"]}) if isinstance(target, dict) else {}
+        if not isinstance(schema, dict):
+            return {}
+        flat = {key: value for key, value in schema.items() if key != "allOf"}
+        for member in schema.get("allOf") or ():
+            flat = _merge(flat, self.flatten(member, active))
+        return flat
+
+    def _typed(self, flat: dict[str, Any], depth: int) -> st.SearchStrategy[Any]:
+        if isinstance(flat.get("enum"), list) and flat["enum"]:
+            return st.sampled_from(flat["enum"])
+        kind = flat.get("type") or _implied_type(flat)
+        if kind == "string":
+            return _string(flat)
+        if kind == "integer":
+            return _integer(flat)
+        if kind == "number":
+            return _integer(flat) | _number(flat)
+        if kind == "boolean":
+            return st.booleans()
+        if kind == "array":
+            low = _int(flat.get("minItems"), 0)
+            # fewer items the deeper the array: lists of objects holding lists grow as a product
+            extra = _MAX_ITEMS if depth < 2 else 1 if depth < 4 else 0
+            high = min(_int(flat.get("maxItems"), low + extra), low + extra)
+            items = self.strategy(flat.get("items"), depth + 1) if "items" in flat else _ANY
+            unique: Callable[[Any], str] | None = _canonical if flat.get("uniqueItems") is True else None
+            return st.lists(items, min_size=low, max_size=max(high, low), unique_by=unique)
+        if kind == "object":
+            return self._object(flat, depth)
+        return _ANY
+
+    def _object(self, flat: dict[str, Any], depth: int) -> st.SearchStrategy[Any]:
+        properties = flat.get("properties") if isinstance(flat.get("properties"), dict) else {}
+        required = [name for name in flat.get("required") or () if isinstance(name, str)]
+        assert isinstance(properties, dict)
+        fixed = {name: self._property(properties.get(name), depth) for name in required}
+        optional = {
+            name: self._property(schema, depth) for name, schema in properties.items() if name not in fixed
+        }
+        declared = st.fixed_dictionaries(fixed, optional=optional)
+        extra = flat.get("additionalProperties", True)
+        if properties or extra is False:
+            return declared
+        values = self.strategy(extra, depth + 1) if isinstance(extra, dict) else _ANY
+        entries = st.dictionaries(
+            st.text(string.ascii_lowercase, min_size=1, max_size=6), values, max_size=_MAX_MAP
+        )
+        return st.tuples(declared, entries).map(lambda pair: {**pair[1], **pair[0]})
+
+    def _property(self, schema: Any, depth: int) -> st.SearchStrategy[Any]:
+        return _ANY if schema is None else self.strategy(schema, depth + 1)
+
+
+def _implied_type(flat: dict[str, Any]) -> str | None:
+    if any(key in flat for key in ("properties", "required", "additionalProperties", "minProperties")):
+        return "object"
+    if "items" in flat or "minItems" in flat or "maxItems" in flat:
+        return "array"
+    if any(key in flat for key in ("pattern", "minLength", "maxLength", "format")):
+        return "string"
+    if any(key in flat for key in ("minimum", "maximum", "multipleOf")):
+        return "number"
+    return None
+
+
+def _merge(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """Two schemas a payload must both satisfy, as one (near enough: the validator has the last word)."""
+    merged = dict(first)
+    for key, value in second.items():
+        if key not in merged:
+            merged[key] = value
+        elif key == "properties" and isinstance(value, dict):
+            properties = dict(merged[key])
+            for name, schema in value.items():
+                properties[name] = {"allOf": [properties[name], schema]} if name in properties else schema
+            merged[key] = properties
+        elif key == "required" and isinstance(value, list):
+            merged[key] = [*merged[key], *(name for name in value if name not in merged[key])]
+        elif key == "enum" and isinstance(value, list):
+            merged[key] = [item for item in merged[key] if item in value]
+        elif key == "nullable":
+            merged[key] = merged[key] is True and value is True  # null must pass every member
+        elif key == "type" and {merged[key], value} == {"integer", "number"}:
+            merged[key] = "integer"
+        elif key in ("minimum", "minLength", "minItems", "minProperties") and _is_number(value):
+            merged[key] = max(merged[key], value)
+        elif key in ("maximum", "maxLength", "maxItems", "maxProperties") and _is_number(value):
+            merged[key] = min(merged[key], value)
+    return merged
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _int(value: Any, default: int) -> int:
+    return int(value) if _is_number(value) else default
+
+
+def _string(flat: dict[str, Any]) -> st.SearchStrategy[str]:
+    low = _int(flat.get("minLength"), 0)
+    high = _int(flat.get("maxLength"), -1)  # -1: no maxLength
+    short = low + _MAX_TEXT if high < 0 else min(high, low + _MAX_TEXT)
+    pattern = flat.get("pattern")
+    base: st.SearchStrategy[str]
+    if isinstance(pattern, str):
+        try:
+            base = st.from_regex(pattern)
+        except Exception:  # not a Python regex (an ECMA-only construct): plain text, the validator judges
+            base = st.text(min_size=low, max_size=short)
+    elif isinstance(flat.get("format"), str) and flat["format"] in _FORMATS:
+        base = _FORMATS[flat["format"]]
+    else:
+        return st.text(min_size=low, max_size=short)
+    return base.filter(lambda text: low <= len(text) and (high < 0 or len(text) <= high))
+
+
+def _bounds(flat: dict[str, Any]) -> tuple[float | None, bool, float | None, bool]:
+    low, high = flat.get("minimum"), flat.get("maximum")
+    return (
+        float(low) if isinstance(low, int | float) and not isinstance(low, bool) else None,
+        flat.get("exclusiveMinimum") is True,
+        float(high) if isinstance(high, int | float) and not isinstance(high, bool) else None,
+        flat.get("exclusiveMaximum") is True,
+    )
+
+
+def _integer(flat: dict[str, Any]) -> st.SearchStrategy[int]:
+    low, low_open, high, high_open = _bounds(flat)
+    first = None if low is None else (math.floor(low) + 1 if low_open else math.ceil(low))
+    last = None if high is None else (math.ceil(high) - 1 if high_open else math.floor(high))
+    fmt = flat.get("format")
+    limits = _INT64 if fmt == "int64" else _INT32 if fmt == "int32" else None
+    if limits is not None:
+        first = limits[0] if first is None else max(first, limits[0])
+        last = limits[1] if last is None else min(last, limits[1])
+    if first is not None and last is not None and first > last:
+        return st.nothing()
+    step = flat.get("multipleOf")
+    if isinstance(step, int) and not isinstance(step, bool) and step > 0:
+        lowest = None if first is None else -(-first // step)
+        highest = None if last is None else last // step
+        return st.integers(lowest, highest).map(lambda n: n * step)
+    return st.integers(first, last)
+
+
+def _number(flat: dict[str, Any]) -> st.SearchStrategy[float]:
+    low, low_open, high, high_open = _bounds(flat)
+    return st.floats(
+        min_value=low,
+        max_value=high,
+        exclude_min=low_open and low is not None,
+        exclude_max=high_open and high is not None,
+        allow_nan=False,
+        allow_infinity=False,
+    )

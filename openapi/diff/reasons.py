@@ -1,0 +1,141 @@
+"""Why a change is of its class, in a user's words ("a client that sends no `x` now gets 400").
+
+A reason is picked by rule, direction and class, and names its subject: the property the change is
+in (from its pointer), else where it is (a parameter, the request body, a response).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import Classification, Direction, Finding
+
+BR, OB, CO = "breaking", "obligation", "compatible"
+REQUEST, RESPONSE = "request", "response"
+
+_REASONS: dict[tuple[str, str, str], str] = {
+    # requests a client that follows OLD sends, refused by a server that follows NEW
+    ("required-added", REQUEST, BR): "a client that sends no {s} now gets 400",
+    ("property-added", REQUEST, BR): "a client that sends no {s} (OLD did not have it) now gets 400",
+    ("property-removed", REQUEST, BR): "a client that sends {s} now gets 400 (the object is closed)",
+    ("parameter-added", REQUEST, BR): "a request without {s} now gets 400",
+    ("parameter-required", REQUEST, BR): "a request without {s} now gets 400",
+    ("parameter-removed", REQUEST, BR): (
+        "a client that sends {s} can now get 400 (servers refuse unknown parameters) or have it ignored"
+    ),
+    ("parameter-style", REQUEST, BR): "a client that encodes {s} as OLD says is now misread or refused",
+    ("enum-value-removed", REQUEST, BR): "a client that sends a removed value of {s} now gets 400",
+    ("bound-tightened", REQUEST, BR): (
+        "a client that sends {s} within the old bound but not the new one gets 400"
+    ),
+    ("type-changed", REQUEST, BR): "a client that sends {s} as OLD types it now gets 400",
+    ("format-changed", REQUEST, BR): "a value of {s} valid under OLD can now get 400",
+    ("pattern-changed", REQUEST, BR): "a value of {s} valid under OLD can now get 400",
+    ("multiple-of", REQUEST, BR): "a value of {s} valid under OLD can now get 400",
+    ("unique-items", REQUEST, BR): "a client that sends repeated values in {s} now gets 400",
+    ("nullable", REQUEST, BR): "a client that sends null for {s} now gets 400",
+    ("additional-properties", REQUEST, BR): "a client that sends fields OLD allowed in {s} now gets 400",
+    ("not-changed", REQUEST, BR): "a payload valid under OLD can now match `not` and get 400",
+    ("alternative-removed", REQUEST, BR): (
+        "a client that sends what only the removed alternative allowed gets 400"
+    ),
+    ("alternative-added", REQUEST, BR): (
+        "a payload that matched one oneOf alternative may now match two, which oneOf refuses (400)"
+    ),
+    ("alternatives-rearranged", REQUEST, BR): (
+        "the alternatives changed in ways the rules cannot pair up: a payload valid under OLD may be refused"
+    ),
+    ("request-body-added", REQUEST, BR): "a client that sends no body now gets 400",
+    ("request-body-required", REQUEST, BR): "a client that sends no body now gets 400",
+    ("request-body-removed", REQUEST, BR): "a client that sends a body can now get 400 or 415",
+    ("media-type-removed", REQUEST, BR): "a client that sends {s} in this media type now gets 415",
+    ("security-requirement-removed", REQUEST, BR): "a client that sends only those credentials now gets 401",
+    ("security-scheme-changed", REQUEST, BR): (
+        "a client that sends credentials as OLD describes them gets 401"
+    ),
+    ("operation-removed", REQUEST, BR): "a client that calls it now gets 404 or 405",
+    # answers a server that follows NEW may give, which a client that follows OLD cannot read
+    ("property-removed", RESPONSE, BR): "a client that reads {s} no longer gets it",
+    ("required-removed", RESPONSE, BR): "a client that reads {s} may not get it any more",
+    ("nullable", RESPONSE, BR): "a client that reads {s} may now get null",
+    ("enum-value-added", RESPONSE, BR): "a client that reads {s} may now get a value it does not know",
+    ("enum-value-removed", RESPONSE, BR): "a client that reads {s} may now get a value it does not know",
+    ("type-changed", RESPONSE, BR): "a client that reads {s} may now get a value of another type",
+    ("format-changed", RESPONSE, BR): "a client that reads {s} may now get a value in another format",
+    ("pattern-changed", RESPONSE, BR): "a client that reads {s} may now get a value in another format",
+    ("bound-loosened", RESPONSE, BR): (
+        "a client that reads {s} may now get a value outside the bound it knows"
+    ),
+    ("additional-properties", RESPONSE, BR): "a client that reads {s} may now get fields OLD said never come",
+    ("alternative-added", RESPONSE, BR): (
+        "a client may now get a payload that matches none of the shapes it knows"
+    ),
+    ("response-added", RESPONSE, BR): "a client may now get a success status it was not told to expect",
+    ("header-removed", RESPONSE, BR): "a client that reads the header no longer gets it",
+    ("header-required", RESPONSE, BR): "a client that reads the header may not get it any more",
+    ("media-type-removed", RESPONSE, BR): "a client that asks for this media type no longer gets it",
+    # obligations: servers must do more, no client that follows OLD can fail
+    ("property-added", REQUEST, OB): "servers must now act on {s}; clients that leave it out are unaffected",
+    ("parameter-added", REQUEST, OB): "servers must now honour {s}; requests without it work as before",
+    ("required-removed", REQUEST, OB): (
+        "servers must now accept requests without {s}; clients that send it are unaffected"
+    ),
+    ("parameter-required", REQUEST, OB): "servers must now accept requests without {s}",
+    ("request-body-required", REQUEST, OB): "servers must now accept requests without a body",
+    ("enum-value-added", REQUEST, OB): (
+        "servers must now accept the new value(s) of {s}; what clients send still works"
+    ),
+    ("operation-added", REQUEST, OB): "servers must implement it; existing clients do not call it",
+    ("security-requirement-added", REQUEST, OB): (
+        "servers must accept the new credentials; what clients send still works"
+    ),
+    ("required-added", RESPONSE, OB): "servers must now always answer {s}; clients lose nothing they read",
+    ("property-added", RESPONSE, OB): "servers must now always answer {s}; clients lose nothing they read",
+    ("response-removed", RESPONSE, OB): (
+        "servers no longer answer this status; clients that handle it never see it"
+    ),
+    ("header-added", RESPONSE, OB): "servers must now send the header; clients lose nothing they read",
+    ("header-required", RESPONSE, OB): (
+        "servers must now always send the header; clients lose nothing they read"
+    ),
+    # compatible
+    ("response-added", RESPONSE, CO): "an error status: clients read an unknown one as the x00 of its class",
+    ("property-added", RESPONSE, CO): "an optional field: clients ignore fields they do not know",
+    ("header-added", RESPONSE, CO): "an optional header: clients ignore headers they do not know",
+    ("path-parameter-renamed", REQUEST, CO): "the URL on the wire is the same",
+    ("operation-id-changed", REQUEST, CO): (
+        "not on the wire; implementations routed by operationId (the mock's handlers) must follow"
+    ),
+    ("deprecated", REQUEST, CO): "it still works; clients should plan to move away",
+    ("deprecated", RESPONSE, CO): "it still works; clients should plan to move away",
+    ("default-changed", REQUEST, CO): (
+        "the same values are valid; a client that leaves {s} out now gets the new default's behaviour"
+    ),
+}
+
+_FALLBACK = {
+    (REQUEST, BR): "a request valid under OLD ({s}) can now be refused (400)",
+    (RESPONSE, BR): "a client may now get an answer ({s}) OLD did not allow, and fail to read it",
+    (REQUEST, OB): "servers must now accept more ({s}); what clients send today still works",
+    (RESPONSE, OB): "servers must now answer within less ({s}); everything clients read was valid before",
+    (REQUEST, CO): "nothing a client sends or reads changes",
+    (RESPONSE, CO): "nothing a client sends or reads changes",
+}
+
+
+def reason(finding: Finding, direction: Direction, classification: Classification, context: str) -> str:
+    if finding.why:
+        return finding.why
+    key = (finding.rule, direction.value, classification.value)
+    template: str = _REASONS.get(key) or _FALLBACK[(direction.value, classification.value)]
+    return template.format(s=f"`{finding.subject}`" if finding.subject else subject(finding.pointer, context))
+
+
+def subject(pointer: str, context: str) -> str:
+    """`notify` for a change in .../properties/notify/..., else the context ("query parameter `sort`")."""
+    names: list[str] = re.findall(r"/properties/([^/]+)", pointer)
+    if names:
+        return "`" + names[-1].replace("~1", "/").replace("~0", "~") + "`"
+    if context.startswith("response"):
+        return "the " + context.split(":")[0] + " body"
+    return context or "the value"

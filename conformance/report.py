@@ -29,7 +29,7 @@ MAX_REASON = 48  # characters of a reason in a pill; the table of checks has it 
 def write_report(data: dict[str, Any], path: Path) -> None:
     """HTML when the file name ends in .html or .htm, else Markdown."""
     text = html(data) if path.suffix.lower() in (".html", ".htm") else markdown(data)
-    path.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="utf-8", errors="backslashreplace")  # a lone surrogate stays readable
 
 
 def _e(value: Any) -> str:

@@ -8,6 +8,7 @@ response. The HTML and Markdown report is report.py's, the coverage coverage.py'
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections import Counter
@@ -158,7 +159,7 @@ def write_junit(results: Results, path: Path) -> None:
         )
         for o in outcomes:
             case = ET.SubElement(
-                suite, "testcase", classname=o.operation, name=o.check, time=f"{o.seconds:.3f}"
+                suite, "testcase", classname=_xml(o.operation), name=_xml(o.check), time=f"{o.seconds:.3f}"
             )
             if o.status in (FAIL, ERROR):
                 tag = "failure" if o.status == FAIL else "error"
@@ -172,7 +173,17 @@ def write_junit(results: Results, path: Path) -> None:
                         ],
                     )
                 )
-                ET.SubElement(case, tag, message=o.message).text = body
+                ET.SubElement(case, tag, message=_xml(o.message)).text = _xml(body)
             elif o.status == SKIP:
-                ET.SubElement(case, "skipped", message=o.message)
+                ET.SubElement(case, "skipped", message=_xml(o.message))
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+
+
+# What XML 1.0 cannot hold at all, not even escaped (ElementTree writes it as is: the file would
+# not parse). A server's answer, quoted in a failure, may carry any of it.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text: str) -> str:
+    """`text` with every character XML cannot hold written as its Python escape."""
+    return _NOT_XML.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)

@@ -71,7 +71,7 @@ def run(settings: Settings, *, client: httpx.Client | None = None, out: TextIO =
         write_report(verdict.coverage, settings.report)
     if settings.coverage_json:
         text = json.dumps(verdict.coverage, indent=1, ensure_ascii=False)
-        settings.coverage_json.write_text(text + "\n", encoding="utf-8")
+        settings.coverage_json.write_text(text + "\n", encoding="utf-8", errors="backslashreplace")
     return verdict.exit_status
 
 

@@ -36,9 +36,9 @@ from . import admin as admin_routes
 from .cache import ReadCache
 from .compat.connexion import FAST_SECURITY_MAP, use_fast_operations, validator_map
 from .control import Controls
-from .errors import ApiError
+from .errors import ApiError, InvalidInput
 from .front import Front
-from .guards import UPLOADS, GuardMiddleware, allowed_methods, error_response
+from .guards import REFUSED, UPLOADS, GuardMiddleware, allowed_methods, error_response
 from .handlers import Ctx
 from .sessions import MAX_SESSIONS, SESSION, Session, Sessions, Template
 from .sessions import TTL as SESSION_TTL
@@ -235,6 +235,9 @@ _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
     async def endpoint(**params: Any) -> Any:
+        refused = request.scope.get(REFUSED)
+        if refused is not None:  # --strict-requests: an unknown body field (guards.py)
+            raise InvalidInput(refused)
         store: Store = request.scope[SESSION].store
         token_info = context.get("token_info") or {}
         caller_id = (token_info.get("basicAuth") or {}).get("sub")

@@ -52,6 +52,7 @@ from .tolerance import (
 
 JSON_TYPES = ("application/json",)
 UPLOADS = "csapi.uploads"  # scope key: the file parts of a multipart body, for the handlers
+REFUSED = "csapi.refused"  # scope key: why --strict-requests refuses the body (app._bind)
 # scope key: the request's findings, a list of dicts {"kind", "name", "in", "message"} (docs/design.md,
 # request journal); whoever comes first makes the list, and every copy of the scope shares it
 FINDINGS = "csapi.findings"
@@ -318,13 +319,13 @@ class GuardMiddleware:
                         findings.append(
                             {"kind": "unknown_field", "name": name, "in": BODY, "message": refused}
                         )
-                    record(original, findings)
                     message = (
                         f"The body has field(s) this operation does not have: {', '.join(names)} "
                         "(the mock runs with --strict-requests)."
                     )
-                    await _send(send, error_response(400, "invalid_input", message))
-                    return
+                    # refused by the operation (app._bind), after authentication: a request
+                    # without credentials is a 401 whatever its body
+                    scope = {**scope, REFUSED: message}
             elif known is not None and not self.strict:
                 tolerated = tolerate_body(data, known, findings)
                 if tolerated != data:

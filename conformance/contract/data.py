@@ -128,7 +128,9 @@ def semantic_400(operation_id: str, case: Any) -> bool:
     if operation_id == "items.update_item" and ("items" in body or "type" in body):
         return True
     # child ids: only a stack has them, and a stack cannot go into a stack
-    return operation_id == "items.create_item" and bool(body.get("items"))
+    # (even an empty list of them, on an item that is not a stack)
+    children = bool(body.get("items")) or ("items" in body and body.get("type") != "stack")
+    return operation_id == "items.create_item" and children
 
 
 def created_ids(operation_id: str, body: Any, data: Any) -> list[int]:

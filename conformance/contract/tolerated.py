@@ -60,6 +60,34 @@ def valid_as_tolerated(document: dict[str, Any], case: Any, response: Response) 
     return changed and validator.is_valid(read)
 
 
+def carries_undeclared(document: dict[str, Any], case: Any, response: Response) -> bool:
+    """The request sent a body field or query parameter the operation does not declare.
+
+    The design has a server ignore those (request tolerance), but the document does not oblige it
+    to: a server that holds its clients to the letter (the mock's `--strict-requests`) may refuse
+    them with a 400, and refusing them is no failure to accept valid input."""
+    item = document["paths"][case.path]
+    declared = {
+        resolve(parameter, document).get("name")
+        for parameter in [*item.get("parameters", []), *item[case.method.lower()].get("parameters", [])]
+        if resolve(parameter, document).get("in") == "query"
+    }
+    sent_query = {name for name, _ in parse_qsl(urlsplit(str(response.request.url)).query)}
+    if sent_query - declared:
+        return True
+    fields = field_schemas(document, case.path, case.method)
+    if case.media_type in FORM_TYPES:
+        sent: Any = _sent_form(response) or {}
+    else:
+        raw = response.request.body
+        try:
+            sent = json.loads(raw) if raw else {}
+        except ValueError:
+            return False
+    # a form's `tags[]` or `thumbnails[mini]` is its field `tags` or `thumbnails` (request encoding)
+    return isinstance(sent, dict) and bool({str(name).split("[", 1)[0] for name in sent} - set(fields))
+
+
 def _query_as_tolerated(
     document: dict[str, Any], item: dict[str, Any], method: str, response: Response
 ) -> tuple[bool, bool]:

@@ -146,4 +146,11 @@ ROWS = [
         f"{_CODES}; Request encoding",
         "unsupported_media_type_worded",
     ),
+    _row(
+        "users.get_current_user",
+        "code unauthorized",
+        "no user credentials: 401 unauthorized, with WWW-Authenticate: Basic",
+        f"{_CODES}; spec 5",
+        "challenge_no_user_users_get_current_user",
+    ),
 ]

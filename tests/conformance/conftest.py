@@ -74,10 +74,10 @@ def serve_app(app: Any) -> Iterator[str]:
 
 
 @contextmanager
-def live_mock(seed: int = 0, wrap: Any = None) -> Iterator[Live]:
+def live_mock(seed: int = 0, wrap: Any = None, strict_requests: bool = False) -> Iterator[Live]:
     """The mock on the default fixtures, served; `wrap(app)` may put a fault in front of it."""
     store = Store(data=generate("default", seed))
-    app = create_app(store, api_key=API_KEY)
+    app = create_app(store, api_key=API_KEY, strict_requests=strict_requests)
     with serve_app(wrap(app) if wrap else app) as base_url:
         yield Live(base_url, store)
 

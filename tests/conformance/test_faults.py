@@ -64,13 +64,16 @@ def shown(verdict: Verdict) -> str:
 
 # ---------------------------------------------------------------------- no false positive
 def quick_runs(seeds: list[int]) -> None:
-    """A --quick run of every layer against the correct mock, per seed; one JSON line each."""
-    for seed in seeds:
-        with live_mock(seed) as live:
-            verdict = run(live.settings(quick=True, seed=seed, strict=seed == STRICT_SEED))
-        passed = sorted({o.layer for o in verdict.results.outcomes if o.status == PASS})
-        result = {"ok": verdict.results.ok, "left": verdict.left_behind, "shown": shown(verdict)}
-        print(json.dumps({"seed": seed, "passed": passed, **result}), flush=True)
+    """A --quick run of every layer against the correct mock, per seed, as `serve` runs it and as
+    `serve --strict-requests` does (unknown fields refused: no failure either); one JSON line each."""
+    for strict_requests in (False, True):
+        for seed in seeds:
+            with live_mock(seed, strict_requests=strict_requests) as live:
+                verdict = run(live.settings(quick=True, seed=seed, strict=seed == STRICT_SEED))
+            passed = sorted({o.layer for o in verdict.results.outcomes if o.status == PASS})
+            result = {"ok": verdict.results.ok, "left": verdict.left_behind, "shown": shown(verdict)}
+            key = f"{seed}{' --strict-requests' if strict_requests else ''}"
+            print(json.dumps({"run": key, "passed": passed, **result}), flush=True)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -108,7 +111,7 @@ def _results(state: dict[str, Any]) -> dict[int, dict[str, Any]]:
         state["out"].seek(0)
         state["err"].seek(0)
         lines = [json.loads(line) for line in state["out"] if line.startswith("{")]
-        state["results"] = {entry["seed"]: entry for entry in lines}
+        state["results"] = {entry["run"]: entry for entry in lines}
         state["stderr"] = state["err"].read()[-3000:]
     return state["results"]
 
@@ -165,11 +168,15 @@ def test_every_fault_is_named_and_described() -> None:
 
 
 # ---------------------------------------------------------------------- (judged last: they ran meanwhile)
+@pytest.mark.parametrize("strict_requests", [False, True], ids=["serve", "serve --strict-requests"])
 @pytest.mark.parametrize("seed", SEEDS)
-def test_the_correct_mock_passes_a_quick_run(seed: int, background_runs: dict[str, Any]) -> None:
+def test_the_correct_mock_passes_a_quick_run(
+    seed: int, strict_requests: bool, background_runs: dict[str, Any]
+) -> None:
     results = _results(background_runs)
-    assert seed in results, f"the quick run with seed {seed} did not finish:\n{background_runs['stderr']}"
-    result = results[seed]
-    assert result["ok"], f"false positive(s) with --seed {seed}:\n{result['shown']}"
+    key = f"{seed}{' --strict-requests' if strict_requests else ''}"
+    assert key in results, f"the quick run {key} did not finish:\n{background_runs['stderr']}"
+    result = results[key]
+    assert result["ok"], f"false positive(s) with --seed {key}:\n{result['shown']}"
     assert result["left"] == []
     assert set(result["passed"]) == LAYERS

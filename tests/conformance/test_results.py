@@ -104,3 +104,16 @@ def test_checks_left_out_by_the_settings_change_no_count():
 def test_check_failed_carries_the_exchange():
     error = CheckFailed("wrong", EXCHANGE)
     assert error.exchange is EXCHANGE and error.message == "wrong"
+
+
+def test_junit_still_parses_when_the_server_answered_control_characters(tmp_path: Path):
+    """A fuzzed server may answer bytes XML cannot hold; CI must still read the file."""
+    hostile = Exchange("GET", "http://h/v1/ping", {}, None, 500, {}, 'oops \x00\x1b[31m "\ud800"')
+    results = Results()
+    with results.checking("contract", "auth.ping", "no server error\x07"):
+        expect(False, "answered 500: \x00\x0b", hostile)
+    path = tmp_path / "out.xml"
+    write_junit(results, path)
+    failure = ET.parse(path).getroot().find("testsuite/testcase/failure")
+    assert failure is not None and failure.get("message") == "answered 500: \\x00\\x0b"
+    assert "\\x1b[31m" in (failure.text or "") and "\\ud800" in (failure.text or "")

@@ -2,8 +2,10 @@
 
 Most of these checks have one shape: user 3 (else user 2), a stranger to the scene the run made,
 sends one request about one of its things, and the answer must say the thing is invisible,
-readable, or refused. They are rows of `SINGLE_REQUESTS`, registered by one loop; the checks
-that read whole lists, search and the activity feed follow as functions.
+readable, or refused. They are rows of `SINGLE_REQUESTS`, registered by one loop. The checks
+that read whole lists, search, the activity feed and the tag list as the stranger, where no
+private thing may appear, are rows of `LISTINGS`, registered by a second loop; listing a private
+collection's items by collection_id (refused, or an empty list) follows as a function.
 """
 
 from __future__ import annotations
@@ -280,23 +282,22 @@ for _row in SINGLE_REQUESTS:
 
 
 # ---------------------------------------------------------------------- lists, search, the feed
-@check(
-    LAYER,
-    "collections.list_collections",
-    "a stranger's collection lists never show a private collection",
-    RULE_PRIVATE,
-    users=2,
-)
-def private_collection_unlisted(ctx: RunContext) -> None:
-    scene, stranger, owner = scene_of(ctx), stranger_of(ctx), owner_of(ctx)
-    for params in ({}, {"sort": "recent"}, {"q": scene.word}, {"owner_id": owner.id}):
-        for exchange, entries in pages_of(ctx.target, "/v1/collections", stranger, params):
-            expect(
-                not any(isinstance(e, dict) and e.get("id") == scene.private for e in entries),
-                f"GET /v1/collections as {who(stranger)} lists private collection {scene.private}",
-                exchange,
-                AccessLeak,
-            )
+@dataclass(frozen=True)
+class Listing:
+    """A list the stranger reads (every page, with each query) in which no private thing of the
+    scene may appear. `setup` makes what must not appear, or proves the owner's own read shows
+    it (a stranger's empty answer would prove nothing otherwise: CheckSkipped); `leaked` names
+    what of the private things an answer's entries show."""
+
+    id: str
+    operation: str
+    name: str
+    path: str
+    verb: str  # what the message says the list does with a leaked thing
+    leaked: Callable[[Scene, Values, list], list[str]]
+    queries: Callable[[Scene, User], tuple[dict[str, Any], ...]] = lambda scene, owner: ({},)
+    setup: Callable[[RunContext, Scene], Values] | None = None
+    paged: bool = True  # else one request, which must answer 200 and an array
 
 
 def _leaked_items(scene: Scene, entries: list) -> list[int]:
@@ -307,25 +308,170 @@ def _leaked_items(scene: Scene, entries: list) -> list[int]:
     ]
 
 
-@check(
-    LAYER,
-    "items.list_items",
-    "a stranger's item lists never show items of a private collection",
-    RULE_PRIVATE,
-    users=2,
+def _found(entry: Any) -> tuple[str, Any]:
+    kind = entry.get("type") if isinstance(entry, dict) else None
+    return (
+        "collection" if kind == "collection" else "comment" if kind == "comment" else "item",
+        entry.get("id") if isinstance(entry, dict) else None,
+    )
+
+
+def _collection_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+    listed = any(isinstance(e, dict) and e.get("id") == scene.private for e in entries)
+    return [f"private collection {scene.private}"] if listed else []
+
+
+def _items_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+    leaked = _leaked_items(scene, entries)
+    return [f"items {leaked} of private collection {scene.private}"] if leaked else []
+
+
+def _search_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+    private = scene.private_things()
+    return sorted(f"{kind} {thing}" for kind, thing in map(_found, entries) if (kind, thing) in private) + [
+        f"{e.get('type')} {e.get('id')}"
+        for e in entries
+        if isinstance(e, dict) and e.get("collection_id") == scene.private and _found(e) not in private
+    ]
+
+
+def _feed_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+    private = scene.private_things()
+    return sorted(
+        f"{e.get('type')} {e.get('id')}"
+        for e in entries
+        if isinstance(e, dict) and (e.get("type"), e.get("id")) in private
+    )
+
+
+def _tag_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+    listed = any(isinstance(e, dict) and e.get("name") == values["tag"] for e in entries)
+    return [f"{values['tag']!r}, only on a private item"] if listed else []
+
+
+def _owner_finds(ctx: RunContext, scene: Scene) -> Values:
+    owner = owner_of(ctx)
+    found = {
+        _found(e)
+        for _, entries in pages_of(ctx.target, "/v1/search", owner, {"q": scene.word})
+        for e in entries
+    }
+    if ("collection", scene.private) not in found:
+        raise CheckSkipped(
+            f"the owner's own search for {scene.word!r} does not find the private collection, so a "
+            "stranger's empty result would prove nothing"
+        )
+    return {}
+
+
+def _owner_feed_shows(ctx: RunContext, scene: Scene) -> Values:
+    first_page = next(pages_of(ctx.target, "/v1/activity", owner_of(ctx), {}))[1]
+    if not {(e.get("type"), e.get("id")) for e in first_page if isinstance(e, dict)} & scene.private_things():
+        raise CheckSkipped(
+            "the owner's own activity feed does not show the private collection just made, so a "
+            "stranger's feed would prove nothing"
+        )
+    return {}
+
+
+def _private_tag(ctx: RunContext, scene: Scene) -> Values:
+    """The owner tags the private item; the owner's own tag list shows the tag."""
+    owner, tag = owner_of(ctx), f"{scene.word}tag"
+    tagged = ctx.target.request("POST", f"/v1/items/{scene.item}/tags", user=owner, json_body={"name": tag})
+    if tagged.status == 402:
+        raise CheckSkipped(f"user {owner.id} is on a free plan: tags are paid-only, so no tag to hide")
+    made = tagged.json()
+    expect(
+        tagged.status in (200, 201) and isinstance(made, dict) and isinstance(made.get("id"), int),
+        f"the owner tagging item {scene.item} should answer 201, got {tagged.status}",
+        tagged,
+    )
+    ctx.target.created("tag", f"/v1/tags/{made['id']}", owner)
+    mine = ctx.target.request("GET", "/v1/tags", user=owner).json()
+    if not any(isinstance(e, dict) and e.get("name") == tag for e in mine or []):
+        raise CheckSkipped(
+            f"the owner's own tag list does not show {tag!r}: a stranger's would prove nothing"
+        )
+    return {"tag": tag}
+
+
+LISTINGS: tuple[Listing, ...] = (
+    Listing(
+        "private_collection_unlisted",
+        "collections.list_collections",
+        "a stranger's collection lists never show a private collection",
+        "/v1/collections",
+        "lists",
+        _collection_leaked,
+        lambda scene, owner: ({}, {"sort": "recent"}, {"q": scene.word}, {"owner_id": owner.id}),
+    ),
+    Listing(
+        "private_items_unlisted",
+        "items.list_items",
+        "a stranger's item lists never show items of a private collection",
+        "/v1/items",
+        "lists",
+        _items_leaked,
+        lambda scene, owner: ({}, {"q": scene.word}, {"owner_id": owner.id}),
+    ),
+    Listing(
+        "private_unsearchable",
+        "search.search",
+        "search never finds a private collection, its items or comments for a stranger",
+        "/v1/search",
+        "finds",
+        _search_leaked,
+        lambda scene, owner: ({"q": scene.word},),
+        setup=_owner_finds,
+    ),
+    Listing(
+        "private_not_in_activity",
+        "activity.list_activity",
+        "a stranger's activity feed never shows a private collection",
+        "/v1/activity",
+        "shows",
+        _feed_leaked,
+        setup=_owner_feed_shows,
+    ),
+    Listing(
+        "private_tags_unlisted",
+        "tags.list_tags",
+        "a stranger's tag list never shows the tags of a private collection",
+        "/v1/tags",
+        "lists",
+        _tag_leaked,
+        setup=_private_tag,
+        paged=False,
+    ),
 )
-def private_items_unlisted(ctx: RunContext) -> None:
-    scene, stranger, owner = scene_of(ctx), stranger_of(ctx), owner_of(ctx)
-    for params in ({}, {"q": scene.word}, {"owner_id": owner.id}):
-        for exchange, entries in pages_of(ctx.target, "/v1/items", stranger, params):
-            leaked = _leaked_items(scene, entries)
-            where = f"private collection {scene.private}"
-            expect(
-                not leaked,
-                f"GET /v1/items as {who(stranger)} lists items {leaked} of {where}",
-                exchange,
-                AccessLeak,
-            )
+
+
+def _reads(
+    ctx: RunContext, row: Listing, user: User, params: dict[str, Any]
+) -> Iterator[tuple[Exchange, list]]:
+    if row.paged:
+        yield from pages_of(ctx.target, row.path, user, params)
+        return
+    exchange = ctx.target.request("GET", row.path, user=user, params=params or None)
+    expect(exchange.status == 200, f"GET {row.path} as {who(user)} should answer 200", exchange, WrongStatus)
+    entries = exchange.json()
+    yield exchange, entries if isinstance(entries, list) else []
+
+
+def _register_listing(row: Listing) -> None:
+    @check(LAYER, row.operation, row.name, RULE_PRIVATE, users=2, id=row.id)
+    def unlisted(ctx: RunContext) -> None:
+        scene, stranger, owner = scene_of(ctx), stranger_of(ctx), owner_of(ctx)
+        values = {**asdict(scene), **(row.setup(ctx, scene) if row.setup else {})}
+        for params in row.queries(scene, owner):
+            for exchange, entries in _reads(ctx, row, stranger, params):
+                leaked = row.leaked(scene, values, entries)
+                message = f"GET {row.path} as {who(stranger)} {row.verb} {', '.join(leaked)}"
+                expect(not leaked, message, exchange, AccessLeak)
+
+
+for _listing in LISTINGS:
+    _register_listing(_listing)
 
 
 @check(
@@ -352,114 +498,3 @@ def private_items_by_collection(ctx: RunContext) -> None:
         )
         return
     expect_invisible(ctx, exchange, f"the items of private collection {scene.private}", stranger)
-
-
-def _search(ctx: RunContext, user: User, word: str) -> Iterator[tuple[Exchange, list]]:
-    return pages_of(ctx.target, "/v1/search", user, {"q": word})
-
-
-def _found(entry: Any) -> tuple[str, Any]:
-    kind = entry.get("type") if isinstance(entry, dict) else None
-    return (
-        "collection" if kind == "collection" else "comment" if kind == "comment" else "item",
-        entry.get("id") if isinstance(entry, dict) else None,
-    )
-
-
-@check(
-    LAYER,
-    "search.search",
-    "search never finds a private collection, its items or comments for a stranger",
-    RULE_PRIVATE,
-    users=2,
-)
-def private_unsearchable(ctx: RunContext) -> None:
-    scene, stranger, owner = scene_of(ctx), stranger_of(ctx), owner_of(ctx)
-    owner_finds = {_found(e) for _, entries in _search(ctx, owner, scene.word) for e in entries}
-    if ("collection", scene.private) not in owner_finds:
-        raise CheckSkipped(
-            f"the owner's own search for {scene.word!r} does not find the private collection, so a "
-            "stranger's empty result would prove nothing"
-        )
-    private = scene.private_things()
-    for exchange, entries in _search(ctx, stranger, scene.word):
-        leaked = sorted(
-            f"{kind} {thing}" for kind, thing in map(_found, entries) if (kind, thing) in private
-        ) + [
-            f"{e.get('type')} {e.get('id')}"
-            for e in entries
-            if isinstance(e, dict) and e.get("collection_id") == scene.private and _found(e) not in private
-        ]
-        expect(
-            not leaked, f"GET /v1/search as {who(stranger)} finds {', '.join(leaked)}", exchange, AccessLeak
-        )
-
-
-def _feed(ctx: RunContext, user: User) -> Iterator[tuple[Exchange, list]]:
-    return pages_of(ctx.target, "/v1/activity", user, {})
-
-
-@check(
-    LAYER,
-    "activity.list_activity",
-    "a stranger's activity feed never shows a private collection",
-    RULE_PRIVATE,
-    users=2,
-)
-def private_not_in_activity(ctx: RunContext) -> None:
-    scene, stranger, owner = scene_of(ctx), stranger_of(ctx), owner_of(ctx)
-    private = scene.private_things()
-    first_page = next(_feed(ctx, owner))[1]
-    owner_sees = {(e.get("type"), e.get("id")) for e in first_page if isinstance(e, dict)}
-    if not owner_sees & private:
-        raise CheckSkipped(
-            "the owner's own activity feed does not show the private collection just made, so a "
-            "stranger's feed would prove nothing"
-        )
-    for exchange, entries in _feed(ctx, stranger):
-        leaked = sorted(
-            f"{e.get('type')} {e.get('id')}"
-            for e in entries
-            if isinstance(e, dict) and (e.get("type"), e.get("id")) in private
-        )
-        expect(
-            not leaked, f"GET /v1/activity as {who(stranger)} shows {', '.join(leaked)}", exchange, AccessLeak
-        )
-
-
-@check(
-    LAYER,
-    "tags.list_tags",
-    "a stranger's tag list never shows the tags of a private collection",
-    RULE_PRIVATE,
-    users=2,
-)
-def private_tags_unlisted(ctx: RunContext) -> None:
-    scene, stranger, owner = scene_of(ctx), stranger_of(ctx), owner_of(ctx)
-    tag = f"{scene.word}tag"
-    tagged = ctx.target.request("POST", f"/v1/items/{scene.item}/tags", user=owner, json_body={"name": tag})
-    if tagged.status == 402:
-        raise CheckSkipped(f"user {owner.id} is on a free plan: tags are paid-only, so no tag to hide")
-    made = tagged.json()
-    expect(
-        tagged.status in (200, 201) and isinstance(made, dict) and isinstance(made.get("id"), int),
-        f"the owner tagging item {scene.item} should answer 201, got {tagged.status}",
-        tagged,
-    )
-    ctx.target.created("tag", f"/v1/tags/{made['id']}", owner)
-    mine = ctx.target.request("GET", "/v1/tags", user=owner).json()
-    if not any(isinstance(e, dict) and e.get("name") == tag for e in mine or []):
-        raise CheckSkipped(
-            f"the owner's own tag list does not show {tag!r}: a stranger's would prove nothing"
-        )
-    exchange = ctx.target.request("GET", "/v1/tags", user=stranger)
-    names = [e.get("name") for e in exchange.json() or [] if isinstance(e, dict)]
-    expect(
-        exchange.status == 200, f"GET /v1/tags as {who(stranger)} should answer 200", exchange, WrongStatus
-    )
-    expect(
-        tag not in names,
-        f"GET /v1/tags as {who(stranger)} lists {tag!r}, only on a private item",
-        exchange,
-        AccessLeak,
-    )

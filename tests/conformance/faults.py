@@ -8,6 +8,11 @@ it, answer it itself, or `forward` it to the mock, which hands back the mock's b
 Every fault names the operations it concerns (to narrow a run with --include), and the
 layer expected to catch it: contract (schemathesis), behaviour (the state machine and the
 example checks) or access (several users).
+
+This is the one fault harness of tests/conformance: the planted set (FAULTS) is declared with
+`@fault` here and in faults_*.py; a test that needs a deviation of its own writes a handler of
+the same signature and puts it in front of the mock with `wrap_with`, without adding it to
+FAULTS. `Switch` plants a fault in front of one served mock once the run's users are known.
 """
 
 from __future__ import annotations
@@ -15,10 +20,10 @@ from __future__ import annotations
 import base64
 import binascii
 import importlib
-import itertools
 import json
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -201,7 +206,7 @@ def middleware(app: Asgi, handler: Handler, world: World) -> Asgi:
     """Every HTTP request goes through `handler`, with the mock behind `forward`."""
 
     async def serve(scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] != "http" or not world.users:  # not planted yet (or no longer)
+        if scope["type"] != "http":
             return await app(scope, receive, send)
         body, more = b"", True
         while more:
@@ -258,6 +263,35 @@ async def _call(app: Asgi, scope: dict, request: Request) -> Answer:
     return answer
 
 
+def wrap_with(handler: Handler, world: World | None = None) -> Callable[[Asgi], Asgi]:
+    """A test's own fault, not one of the planted set: `wrap(app)` puts `handler` in front of it."""
+    return lambda app: middleware(app, handler, world or World())
+
+
+class Switch:
+    """One served mock (`live_mock(wrap=switch.wrap)`), with a fault planted in front of it
+    for a while: `with switch.planted(fault, World(settings.users, settings.api_key)): ...`."""
+
+    def __init__(self) -> None:
+        self.front: Asgi | None = None
+
+    def wrap(self, app: Asgi) -> Asgi:
+        self.app = app
+
+        async def serve(scope: dict, receive: Callable, send: Callable) -> None:
+            await (self.front or app)(scope, receive, send)
+
+        return serve
+
+    @contextmanager
+    def planted(self, fault: Fault, world: World) -> Iterator[None]:
+        self.front = fault.wrap(self.app, world)
+        try:
+            yield
+        finally:
+            self.front = None
+
+
 # ---------------------------------------------------------------------- the faults
 FAULTS: dict[str, Fault] = {}
 
@@ -279,473 +313,21 @@ def fault(
     return register
 
 
-COLLECTION = r"/v1/collections/(\d+)"
-COLLECTIONS = r"/v1/collections(?:/\d+)?"
-ITEM = r"/v1/items/(\d+)"
-ITEMS = r"/v1/items(?:/\d+)?"
-_serial = itertools.count(1)
+def ignoring(method: str, pattern: str, *names: str, value: str | None = None) -> Handler:
+    """A handler that drops these query parameters (only when set to `value`, if given)."""
 
-
-# -- the contract: shapes, statuses, headers, content types, errors
-@fault(
-    "items-total-count-dropped",
-    "collections are answered without their required items_total_count",
-    ("collections.list_collections", "collections.get_collection"),
-    CONTRACT,
-)
-async def items_total_count_dropped(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", COLLECTIONS):
-        answer.edit(lambda collection: collection.pop("items_total_count", None))
-    return answer
-
-
-@fault("item-id-as-string", "Get an item answers the id as a string", ("items.get_item",), CONTRACT)
-async def item_id_as_string(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", ITEM):
-        answer.edit(lambda item: item.update(id=str(item.get("id"))))
-    return answer
-
-
-@fault(
-    "create-answers-200",
-    "Create a collection answers 200 instead of 201",
-    ("collections.create_collection",),
-    CONTRACT,
-)
-async def create_answers_200(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("POST", "/v1/collections") and answer.status == 201:
-        answer.status = 200
-    return answer
-
-
-@fault(
-    "total-count-header-missing",
-    "List items answers without the X-Total-Count header",
-    ("items.list_items",),
-    CONTRACT,
-)
-async def total_count_header_missing(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", "/v1/items"):
-        answer.set_header("x-total-count", None)
-    return answer
-
-
-@fault("wrong-content-type", "List teams answers its JSON as text/html", ("teams.list_teams",), CONTRACT)
-async def wrong_content_type(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", "/v1/teams"):
-        answer.set_header("content-type", "text/html; charset=utf-8")
-    return answer
-
-
-@fault(
-    "server-error-when-paged",
-    "List activity crashes (500) when page or per_page is given",
-    ("activity.list_activity",),
-    CONTRACT,
-)
-async def server_error_when_paged(request: Request, forward: Forward, world: World) -> Answer:
-    if request.on("GET", "/v1/activity") and (request.param("page") or request.param("per_page")):
-        return Answer(500, [(b"content-type", b"text/plain")], b"Internal Server Error")
-    return await forward(request)
-
-
-@fault(
-    "nullable-violation",
-    "an item without a source link answers link null instead of an empty string",
-    ("items.list_items", "items.get_item"),
-    CONTRACT,
-)
-async def nullable_violation(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", ITEMS):
-        answer.edit(lambda item: item.update(link=item.get("link") or None))
-    return answer
-
-
-@fault(
-    "collection-as-object",
-    "Get a collection answers the collection itself, not an array of one",
-    ("collections.get_collection",),
-    CONTRACT,
-)
-async def collection_as_object(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    found = answer.entries()
-    if request.on("GET", COLLECTION) and len(found) == 1:
-        answer.with_body(found[0])
-    return answer
-
-
-@fault(
-    "invalid-input-accepted",
-    "Create an email address takes a JSON body without a valid address (stores a placeholder)",
-    ("emails.create_email_address",),
-    CONTRACT,
-)
-async def invalid_input_accepted(request: Request, forward: Forward, world: World) -> Answer:
-    body = request.json_object()
-    valid = set(body) == {"email"} and isinstance(body["email"], str) and "@" in body["email"]
-    if request.on("POST", "/v1/emails") and request.is_json and not valid:
-        request = request.with_json({"email": f"placeholder{next(_serial)}@example.com"})
-    return await forward(request)
-
-
-@fault(
-    "no-405",
-    "a method a path does not have is answered 404 instead of 405 with Allow",
-    ("tags.list_tags",),
-    CONTRACT,
-)
-async def no_405(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    return Answer.of(404, {"code": "not_found", "message": "Not found."}) if answer.status == 405 else answer
-
-
-@fault(
-    "challenge-missing",
-    "a 401 comes without the WWW-Authenticate challenge",
-    ("users.get_current_user",),
-    CONTRACT,
-)
-async def challenge_missing(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if answer.status == 401:
-        answer.set_header("www-authenticate", None)
-    return answer
-
-
-# -- behaviour: paging and counts
-@fault(
-    "page-2-repeats-page-1",
-    "List collections answers page 1 whatever page is asked",
-    ("collections.list_collections",),
-    BEHAVIOUR,
-)
-async def page_2_repeats_page_1(request: Request, forward: Forward, world: World) -> Answer:
-    if request.on("GET", "/v1/collections") and request.param("page"):
-        request = request.with_param("page", "1")
-    return await forward(request)
-
-
-@fault("per-page-ignored", "List items ignores per_page", ("items.list_items",), BEHAVIOUR)
-async def per_page_ignored(request: Request, forward: Forward, world: World) -> Answer:
-    return await forward(request.without("per_page") if request.on("GET", "/v1/items") else request)
-
-
-@fault(
-    "total-count-off-by-one",
-    "List collections' X-Total-Count is one more than the entries",
-    ("collections.list_collections",),
-    BEHAVIOUR,
-)
-async def total_count_off_by_one(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    total = answer.header("x-total-count")
-    if request.on("GET", "/v1/collections") and total is not None and total.isdigit():
-        answer.set_header("x-total-count", str(int(total) + 1))
-    return answer
-
-
-@fault(
-    "items-count-stuck",
-    "a collection's items_total_count never changes from the first value answered",
-    # the count is checked where the items are listed
-    ("collections.get_collection", "items.list_items"),
-    BEHAVIOUR,
-)
-async def items_count_stuck(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    first = world.note("counts", {})
-
-    def stuck(collection: dict[str, Any]) -> None:
-        if "items_total_count" in collection:
-            collection["items_total_count"] = first.setdefault(
-                collection.get("id"), collection["items_total_count"]
-            )
-
-    return answer.edit(stuck) if re.fullmatch(COLLECTIONS, request.path) else answer
-
-
-@fault(
-    "reactions-count-stuck",
-    "an item's reactions_total_count stays 0 whatever the likes",
-    ("reactions.create_reaction",),
-    BEHAVIOUR,
-)
-async def reactions_count_stuck(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", ITEMS):
-        answer.edit(lambda item: item.update(reactions_total_count=0))
-    return answer
-
-
-# -- behaviour: writes that do not stick (each answers as if done, then is undone)
-@fault(
-    "lost-update",
-    "Update a collection answers the new values, but a later GET shows the old ones",
-    ("collections.update_collection",),
-    BEHAVIOUR,
-)
-async def lost_update(request: Request, forward: Forward, world: World) -> Answer:
-    if not request.on("PUT", COLLECTION):
-        return await forward(request)
-    before = (await forward(request.get(request.path))).entries()
-    answer = await forward(request)
-    if answer.status == 200 and len(before) == 1:
-        old = {k: before[0][k] for k in request.json_object() if k in before[0]}
-        await forward(request.with_json(old))
-    return answer
-
-
-@fault(
-    "update-items-order-ignored",
-    "Update items order answers 200, and the items keep their old order",
-    ("collections.update_items",),
-    BEHAVIOUR,
-)
-async def update_items_order_ignored(request: Request, forward: Forward, world: World) -> Answer:
-    found = request.on("PUT", COLLECTION + "/items")
-    if not found or "order" not in request.json_object():
-        return await forward(request)
-    listed = (await forward(request.get("/v1/items", collection_id=found[1], per_page=100))).entries()
-    answer = await forward(request)
-    if answer.status == 200 and listed:
-        old = sorted(listed, key=lambda item: (item.get("sort", 0), item.get("id", 0)))
-        await forward(request.with_json({"order": [item["id"] for item in old]}))
-    return answer
-
-
-@fault(
-    "move-ignored",
-    "Update multiple items answers 200, and the items stay where they were",
-    ("items.update_multiple_items",),
-    BEHAVIOUR,
-)
-async def move_ignored(request: Request, forward: Forward, world: World) -> Answer:
-    if not request.on("PUT", "/v1/items") or "collection_id" not in request.json_object():
-        return await forward(request)
-    were: dict[int, list[int]] = {}
-    for item_id in request.ids():
-        for item in (await forward(request.get(f"/v1/items/{item_id}"))).entries():
-            were.setdefault(item["collection_id"], []).append(item_id)
-    answer = await forward(request)
-    if answer.status == 200:
-        for collection_id, ids in were.items():
-            await forward(request.with_json({"items": ids, "collection_id": collection_id}))
-    return answer
-
-
-# -- behaviour: deletions that do not show
-@fault(
-    "deleted-item-still-readable",
-    "a deleted item is still answered by Get an item (use after free)",
-    ("items.delete_item",),
-    BEHAVIOUR,
-)
-async def deleted_item_still_readable(request: Request, forward: Forward, world: World) -> Answer:
-    ghosts = world.note("ghosts", {})
-    if request.on("DELETE", ITEM):
-        before = await forward(request.get(request.path))
-        answer = await forward(request)
-        if answer.status == 200 and before.status == 200:
-            ghosts[request.path] = before.body
-        return answer
-    answer = await forward(request)
-    if request.on("GET", ITEM) and answer.status == 404 and request.path in ghosts:
-        return Answer(200, [(b"content-type", b"application/json")], ghosts[request.path])
-    return answer
-
-
-@fault(
-    "deleted-collection-still-listed",
-    "a deleted collection stays in its owner's List collections",
-    ("collections.delete_collection",),
-    BEHAVIOUR,
-)
-async def deleted_collection_still_listed(request: Request, forward: Forward, world: World) -> Answer:
-    ghosts = world.note("ghosts", [])
-    if request.on("DELETE", COLLECTION):
-        before = (await forward(request.get(request.path))).entries()
-        answer = await forward(request)
-        if answer.status == 200 and len(before) == 1:
-            ghosts.append((request.user_id, before[0]))
-        return answer
-    answer = await forward(request)
-    listed = answer.json()
-    if (
-        request.on("GET", "/v1/collections")
-        and isinstance(listed, list)
-        and request.param("page") in (None, "1")
-    ):
-        extra = [ghost for user_id, ghost in ghosts if user_id == request.user_id]
-        answer.with_body(listed + extra)
-        answer.set_header("x-total-count", str(int(answer.header("x-total-count") or 0) + len(extra)))
-    return answer
-
-
-@fault(
-    "delete-items-flag-ignored",
-    "Delete an item ignores delete_items: a stack deleted with it keeps its children",
-    ("items.delete_item",),
-    BEHAVIOUR,
-)
-async def delete_items_flag_ignored(request: Request, forward: Forward, world: World) -> Answer:
-    return await forward(replace(request, body=b"") if request.on("DELETE", ITEM) else request)
-
-
-# -- behaviour: filters
-def _ignores(parameter: str) -> Handler:
     async def handler(request: Request, forward: Forward, world: World) -> Answer:
-        return await forward(request.without(parameter) if request.on("GET", "/v1/items") else request)
+        if request.on(method, pattern) and (value is None or request.param(names[0]) == value):
+            request = request.without(*names)
+        return await forward(request)
 
     return handler
 
 
-for _parameter in ("type", "tags", "collection_id"):
-    fault(
-        f"{_parameter.replace('_', '-')}-filter-ignored",
-        f"List items ignores its {_parameter} filter",
-        ("items.list_items",),
-        BEHAVIOUR,
-    )(_ignores(_parameter))
-
-
-# -- behaviour: copies and stacks
-@fault(
-    "copy-loses-tags", "Copy items makes copies without the originals' tags", ("items.copy_items",), BEHAVIOUR
-)
-async def copy_loses_tags(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("PUT", "/v1/items/copy") and answer.status == 201:
-        for copy in answer.entries():
-            for tag in copy.get("tags") or []:
-                await forward(replace(request.get(f"/v1/tags/{tag['id']}"), method="DELETE"))
-        answer.edit(lambda copy: copy.update(tags=[]))
-    return answer
-
-
-@fault(
-    "copy-carries-comments", "Copy items copies the originals' comments too", ("items.copy_items",), BEHAVIOUR
-)
-async def copy_carries_comments(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("PUT", "/v1/items/copy") and answer.status == 201:
-        for original, copy in zip(request.ids(), answer.entries(), strict=False):
-            for comment in (await forward(request.get(f"/v1/items/{original}/comments"))).entries():
-                post = replace(request.get(f"/v1/items/{copy['id']}/comments"), method="POST")
-                await forward(post.with_json({"body": comment.get("body")}))
-    return answer
-
-
-@fault(
-    "stack-children-lost",
-    "Create an item of type stack drops the children given in items",
-    ("items.create_item",),
-    BEHAVIOUR,
-)
-async def stack_children_lost(request: Request, forward: Forward, world: World) -> Answer:
-    body = request.json_object()
-    if request.on("POST", COLLECTION + "/items") and body.get("type") == "stack" and "items" in body:
-        request = request.with_json({k: v for k, v in body.items() if k != "items"})
-    return await forward(request)
-
-
-# -- access: credentials
-@fault(
-    "auth-ignored",
-    "a request without user credentials is answered as user 1",
-    ("users.get_current_user", "collections.list_collections"),
-    ACCESS,
-)
-async def auth_ignored(request: Request, forward: Forward, world: World) -> Answer:
-    if request.header("authorization") is None and request.path != "/v1/ping":
-        request = request.as_user(world.users[0])
-    return await forward(request)
-
-
-@fault(
-    "wrong-key-accepted",
-    "any X-API-Key value is taken for the right one",
-    ("auth.ping", "users.get_current_user"),
-    ACCESS,
-)
-async def wrong_key_accepted(request: Request, forward: Forward, world: World) -> Answer:
-    if request.header("x-api-key") is not None:
-        request = request.with_header("x-api-key", world.api_key.encode())
-    return await forward(request)
-
-
-# -- access: who sees and does what
-@fault(
-    "cross-user-leak",
-    "a stranger (user 3) reading a collection is answered what user 1 sees",
-    ("collections.get_collection",),
-    ACCESS,
-)
-async def cross_user_leak(request: Request, forward: Forward, world: World) -> Answer:
-    if request.on("GET", COLLECTION) and request.user_id == world.users[2].id:
-        request = request.as_user(world.users[0])
-    return await forward(request)
-
-
-@fault(
-    "manager-check-missing",
-    "a plain team member (user 2) may update the team",
-    ("teams.update_team",),
-    ACCESS,
-)
-async def manager_check_missing(request: Request, forward: Forward, world: World) -> Answer:
-    if request.on("PUT", r"/v1/teams/\d+") and request.user_id == world.users[1].id:
-        request = request.as_user(world.users[0])
-    return await forward(request)
-
-
-@fault(
-    "collaborator-removal-ineffective",
-    "Remove a collaborator answers 200, and the collaborator keeps access",
-    ("collections.remove_collaborator",),
-    ACCESS,
-)
-async def collaborator_removal_ineffective(request: Request, forward: Forward, world: World) -> Answer:
-    found = request.on("DELETE", COLLECTION + r"/users/(\d+)")
-    if not found:
-        return await forward(request)
-    listed = await forward(request.get(f"/v1/collections/{found[1]}/users"))  # who may see them
-    if listed.status != 200:
-        return listed
-    return Answer.of(200, {"code": "deleted", "message": f"Collaborator {found[2]} was deleted."})
-
-
-@fault(
-    "public-collection-writable",
-    "whoever can read a collection may update it (a stranger changes a public collection)",
-    ("collections.update_collection",),
-    ACCESS,
-)
-async def public_collection_writable(request: Request, forward: Forward, world: World) -> Answer:
-    if request.on("PUT", COLLECTION) and request.user_id == world.users[2].id:
-        if (await forward(request.get(request.path))).status == 200:
-            request = request.as_user(world.users[0])
-    return await forward(request)
-
-
-@fault("shareable-item-hidden", "a shareable item is readable by its owner only", ("items.get_item",), ACCESS)
-async def shareable_item_hidden(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    found = answer.entries()
-    if (
-        request.on("GET", ITEM)
-        and found
-        and found[0].get("shareable")
-        and found[0].get("user_id") != request.user_id
-    ):
-        return Answer.of(404, {"code": "not_found", "message": "Item not found."})
-    return answer
+COLLECTION = r"/v1/collections/(\d+)"
+COLLECTIONS = r"/v1/collections(?:/\d+)?"
+ITEM = r"/v1/items/(\d+)"
+ITEMS = r"/v1/items(?:/\d+)?"
 
 
 # ---------------------------------------------------------------------- the other fault modules

@@ -22,6 +22,7 @@ from tests.conformance.faults import (
     Request,
     World,
     fault,
+    ignoring,
 )
 
 LIST_COLLECTIONS, GET_COLLECTION = "collections.list_collections", "collections.get_collection"
@@ -33,17 +34,6 @@ def without_value(request: Request, name: str, value: str) -> Request:
     """The request without one value of an array query parameter (`include=items`)."""
     kept = [(k, v) for k, v in request.query if not (k == name and v == value)]
     return replace(request, query_string=urlencode(kept).encode())
-
-
-def ignoring(method: str, pattern: str, *names: str, value: str | None = None) -> Handler:
-    """A handler that drops these query parameters (only when set to `value`, if given)."""
-
-    async def handler(request: Request, forward: Forward, world: World) -> Answer:
-        if request.on(method, pattern) and (value is None or request.param(names[0]) == value):
-            request = request.without(*names)
-        return await forward(request)
-
-    return handler
 
 
 def not_including(pattern: str, value: str) -> Handler:

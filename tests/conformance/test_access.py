@@ -1,27 +1,24 @@
 """The access layer against the mock over HTTP: no false positive (plain, --strict, one user,
 --read-only, no team), nothing left behind or changed, and planted faults found by name.
 
-A fault is a small ASGI middleware in front of the mock app; `Fault.users` is filled in once
-the served mock's users are known.
+The faults are the planted ones of tests/conformance/faults_access.py, put in front of the mock
+by the one fault harness (faults.py) once the served mock's users are known.
 """
 
 from __future__ import annotations
 
 import ast
-import base64
-import json
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from csapi.conformance.results import FAIL, PASS, SKIP, Outcome, summary
 from csapi.conformance.runner import Verdict, run_checks
-from csapi.conformance.settings import Settings, User
+from csapi.conformance.settings import Settings
 from csapi.conformance.target import Target
-from tests.conformance.conftest import API_KEY, Live, live_mock
+from tests.conformance.conftest import Live, live_mock
+from tests.conformance.faults import FAULTS, Answer, Forward, Request, Switch, World, wrap_with
 
 ACCESS = ("access",)
 
@@ -120,171 +117,51 @@ def test_no_team_id_skips_the_managers_only_checks_with_a_note():
     assert all("--team-id" in o.message for o in skipped)
 
 
-class Recorder:
-    """Passes everything through and notes each request's method and path."""
-
-    def __init__(self, app: Any):
-        self.app, self.seen = app, []
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            self.seen.append((scope["method"], scope["path"]))
-        await self.app(scope, receive, send)
-
-
 def test_read_only_sends_only_gets():
-    recorders: list[Recorder] = []
+    seen: list[str] = []
 
-    def wrap(app):
-        recorders.append(Recorder(app))
-        return recorders[0]
+    async def note(request: Request, forward: Forward, world: World) -> Answer:
+        seen.append(request.method)
+        return await forward(request)
 
-    with live_mock(wrap=wrap) as live:
+    with live_mock(wrap=wrap_with(note)) as live:
         verdict, _ = run_access(live.settings(read_only=True))
     assert verdict.results.ok
     assert len(verdict.results.outcomes) >= 10
-    assert {method for method, _ in recorders[0].seen} == {"GET"}
+    assert set(seen) == {"GET"}
 
 
 # ---------------------------------------------------------------------- planted faults
-def basic(user: User) -> bytes:
-    return b"Basic " + base64.b64encode(f"{user.id}:{user.token}".encode())
-
-
-class Fault:
-    """A middleware that hands each HTTP request to `fix(fault, method, path, headers)`: it may
-    change the headers in place, or return (status, body) to answer without the mock."""
-
-    def __init__(self, app: Any, fix: Callable[..., tuple[int, dict] | None]):
-        self.app, self.fix = app, fix
-        self.users: tuple[User, ...] = ()
-
-    def credentials(self, index: int) -> bytes:
-        return basic(self.users[index])
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or not self.users:
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope["headers"])
-        answer = self.fix(self, scope["method"], scope["path"], headers)
-        if answer is not None:
-            status, body = answer
-            payload = json.dumps(body).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": status,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", b"%d" % len(payload)),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": payload})
-            return
-        await self.app({**scope, "headers": list(headers.items())}, receive, send)
-
-
-def auth_ignored(fault: Fault, method: str, path: str, headers: dict[bytes, bytes]) -> None:
-    """Requests lacking credentials get valid ones: the API key and user 1's."""
-    headers.setdefault(b"x-api-key", API_KEY.encode())
-    headers.setdefault(b"authorization", fault.credentials(0))
-
-
-def cross_user_leak(fault: Fault, method: str, path: str, headers: dict[bytes, bytes]) -> None:
-    """User 3 is answered what user 1 would see."""
-    if headers.get(b"authorization") == fault.credentials(2):
-        headers[b"authorization"] = fault.credentials(0)
-
-
-def manager_check_missing(fault: Fault, method: str, path: str, headers: dict[bytes, bytes]) -> None:
-    """User 2's changes to teams go through as if a manager made them."""
-    if (
-        method == "PUT"
-        and path.startswith("/v1/teams")
-        and headers.get(b"authorization") == fault.credentials(1)
-    ):
-        headers[b"authorization"] = fault.credentials(0)
-
-
-def public_writable(fault: Fault, method: str, path: str, headers: dict[bytes, bytes]) -> None:
-    """User 3's writes to collections and items go through as the owner's."""
-    writes = (method == "PUT" and path.startswith(("/v1/collections/", "/v1/items/"))) or (
-        method == "POST" and path.startswith("/v1/collections/") and path.endswith("/items")
-    )
-    if writes and headers.get(b"authorization") == fault.credentials(2):
-        headers[b"authorization"] = fault.credentials(0)
-
-
-def removal_ineffective(fault: Fault, method: str, path: str, headers: dict[bytes, bytes]):
-    """Removing a collaborator answers 200 and does nothing."""
-    parts = path.strip("/").split("/")
-    if method == "DELETE" and len(parts) == 5 and parts[1] == "collections" and parts[3] == "users":
-        return 200, {"code": "deleted", "message": f"Collaborator {parts[4]} was deleted."}
-    return None
-
-
-FAULTS = {
-    "auth ignored": (
-        auth_ignored,
-        {
-            "auth.ping",
-            "users.get_current_user",
-            "collections.list_collections",
-            "items.list_items",
-            "activity.list_activity",
-            "collections.create_collection",
-        },
-    ),
-    "cross-user leak": (
-        cross_user_leak,
-        {
-            "collections.get_collection",
-            "items.get_item",
-            "comments.list_comments",
-            "collections.list_collaborators",
-            "collections.list_collections",
-            "items.list_items",
-            "search.search",
-            "activity.list_activity",
-            "tags.list_tags",
-            "items.copy_items",
-            "items.update_multiple_items",
-            "comments.create_comment",
-            "comments.update_comment",
-            # a reader writes as the owner; and a stranger can see before being added, after removal
-            "collections.update_collection",
-            "items.create_item",
-            "items.update_item",
-            "collections.add_collaborator",
-            "collections.remove_collaborator",
-        },
-    ),
-    "manager check missing": (manager_check_missing, {"teams.update_team", "teams.update_team_member"}),
-    "public collection writable": (
-        public_writable,
-        {"collections.update_collection", "items.create_item", "items.update_item"},
-    ),
-    "collaborator removal not effective": (removal_ineffective, {"collections.remove_collaborator"}),
+# each of faults_access.py's planted faults, and exactly the operations whose checks it fails
+BROKEN = {
+    "auth-ignored": {
+        "users.get_current_user",
+        "collections.list_collections",
+        "items.list_items",
+        "activity.list_activity",
+        "collections.create_collection",
+    },
+    # a stranger can see the collection, and can see it before being added and after removal
+    "cross-user-leak": {
+        "collections.get_collection",
+        "collections.add_collaborator",
+        "collections.remove_collaborator",
+    },
+    "manager-check-missing": {"teams.update_team"},
+    "public-collection-writable": {"collections.update_collection"},
+    "collaborator-removal-ineffective": {"collections.remove_collaborator"},
 }
 
 
-@pytest.mark.parametrize("fault_name", list(FAULTS))
-def test_a_planted_fault_fails_the_layer_and_names_the_operation(fault_name):
-    fix, operations = FAULTS[fault_name]
-    faults: list[Fault] = []
-
-    def wrap(app):
-        faults.append(Fault(app, fix))
-        return faults[0]
-
-    with live_mock(wrap=wrap) as live:
+@pytest.mark.parametrize("name", list(BROKEN))
+def test_a_planted_fault_fails_the_layer_and_names_the_operation(name):
+    operations, switch = BROKEN[name], Switch()
+    with live_mock(wrap=switch.wrap) as live:
         settings = live.settings()
         team_before = team_state(live, settings.team_id)
-        faults[0].users = settings.users
-        verdict, _ = run_access(settings)
-        faults[0].users = ()  # cleanup and the checks' own undoing are done; look at the store as it is
+        with switch.planted(FAULTS[name], World(settings.users, settings.api_key)):
+            verdict, _ = run_access(settings)
+        # cleanup and the checks' own undoing are done; look at the store as it is
         assert team_state(live, settings.team_id) == team_before  # the team checks did no harm
         assert verdict.left_behind == []
         assert leftovers(live, settings.prefix) == []

@@ -1,15 +1,13 @@
 """The behaviour layer against the mock over HTTP: it passes on a conforming server, changes
-nothing it did not make, and finds faults planted in front of the mock by small ASGI
-middlewares, naming the operation that broke."""
+nothing it did not make, and finds faults planted in front of the mock (the planted set of
+tests/conformance/faults*.py), naming the operation that broke."""
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
@@ -21,9 +19,17 @@ from csapi.fixtures import generate
 from csapi.mock_server.app import create_app
 from csapi.mock_server.store import Store
 from tests.conformance.conftest import API_KEY, Live, live_mock, serve_app
-
-Asgi = Callable[[dict, Callable, Callable], Awaitable[None]]
-ITEM_PATH = re.compile(r"^/v1/items/(\d+)$")
+from tests.conformance.faults import (
+    FAULTS,
+    ITEM,
+    Answer,
+    Asgi,
+    Forward,
+    Handler,
+    Request,
+    World,
+    wrap_with,
+)
 
 
 def run_layer(live: Live, **overrides: Any) -> list[Outcome]:
@@ -135,136 +141,44 @@ def test_include_keeps_to_the_operations_named(mock: tuple[Store, Asgi]) -> None
 
 
 # ---------------------------------------------------------------------- planted faults
-async def _collect(app: Asgi, scope: dict, body: bytes) -> tuple[int, list, bytes]:
-    """Call the inner app with `body`; its status, headers and body."""
-    sent = False
-
-    async def receive() -> dict:
-        nonlocal sent
-        if sent:
-            return {"type": "http.disconnect"}
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    answer: dict[str, Any] = {"body": b""}
-
-    async def send(message: dict) -> None:
-        if message["type"] == "http.response.start":
-            answer["status"], answer["headers"] = message["status"], list(message.get("headers", []))
-        elif message["type"] == "http.response.body":
-            answer["body"] += message.get("body", b"")
-
-    await app(scope, receive, send)
-    return answer["status"], answer["headers"], answer["body"]
+LISTS = ("items.list_items", "collections.list_collections")
 
 
-async def _read(receive: Callable) -> bytes:
-    body, more = b"", True
-    while more:
-        message = await receive()
-        body += message.get("body", b"")
-        more = message.get("more_body", False)
-    return body
+def planted(name: str) -> Callable[[Asgi], Asgi]:
+    """The mock behind one of the planted faults (faults*.py); these need no users to act."""
+    return wrap_with(FAULTS[name].handler)
 
 
-async def _answer(send: Callable, status: int, headers: list, body: bytes) -> None:
-    headers = [(k, v) for k, v in headers if k.lower() != b"content-length"]
-    headers.append((b"content-length", str(len(body)).encode()))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-
-def _with_total(headers: list, change: Callable[[int], int]) -> list:
-    return [(k, str(change(int(v))).encode() if k.lower() == b"x-total-count" else v) for k, v in headers]
-
-
-def _listing_items(scope: dict) -> bool:
-    return scope["type"] == "http" and scope["method"] == "GET" and scope["path"] == "/v1/items"
-
-
-def total_off_by_one(app: Asgi) -> Asgi:
-    """GET /v1/items says one more than it lists."""
-
-    async def middleware(scope: dict, receive: Callable, send: Callable) -> None:
-        if not _listing_items(scope):
-            return await app(scope, receive, send)
-        status, headers, body = await _collect(app, scope, await _read(receive))
-        await _answer(send, status, _with_total(headers, lambda n: n + 1), body)
-
-    return middleware
-
-
-def ignores_type(app: Asgi) -> Asgi:
-    """GET /v1/items ignores its `type` filter."""
-
-    async def middleware(scope: dict, receive: Callable, send: Callable) -> None:
-        if _listing_items(scope):
-            query = [(k, v) for k, v in parse_qsl(scope["query_string"].decode()) if k != "type"]
-            scope = {**scope, "query_string": urlencode(query).encode()}
-        await app(scope, receive, send)
-
-    return middleware
-
-
-def update_not_persisted(app: Asgi) -> Asgi:
-    """PUT /v1/items/{id} answers the item with the change, but stores nothing."""
-
-    async def middleware(scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] != "http" or scope["method"] != "PUT" or not ITEM_PATH.match(scope["path"]):
-            return await app(scope, receive, send)
-        change = json.loads(await _read(receive) or b"{}")
-        get = {**scope, "method": "GET", "query_string": b""}
-        status, headers, body = await _collect(app, get, b"")
-        if status != 200:
-            return await _answer(send, status, headers, body)
-        item = json.loads(body)[0]
-        item.update({k: v for k, v in change.items() if k not in ("metadata", "tags", "items")})
-        if "metadata" in change:
-            item["metadata"] = [{"key": k, "value": v} for k, v in change["metadata"].items()]
-        await _answer(send, 200, headers, json.dumps(item).encode())
-
-    return middleware
-
-
-def delete_leaves_it_listed(app: Asgi) -> Asgi:
-    """DELETE /v1/items/{id} works, but GET /v1/items keeps listing the item."""
-    ghosts: list[dict] = []
-
-    async def middleware(scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] == "http" and scope["method"] == "DELETE" and ITEM_PATH.match(scope["path"]):
-            status, _, body = await _collect(app, {**scope, "method": "GET", "query_string": b""}, b"")
-            if status == 200:
-                ghosts.append(json.loads(body)[0])
-            return await app(scope, receive, send)
-        if not _listing_items(scope):
-            return await app(scope, receive, send)
-        status, headers, body = await _collect(app, scope, await _read(receive))
-        query = dict(parse_qsl(scope["query_string"].decode()))
-        if status != 200 or "collection_id" not in query or "page" in query and query["page"] != "1":
-            return await _answer(send, status, headers, body)
-        extra = [g for g in ghosts if str(g["collection_id"]) == query["collection_id"]]
-        listed = json.loads(body) + extra
-        await _answer(
-            send, status, _with_total(headers, lambda n: n + len(extra)), json.dumps(listed).encode()
-        )
-
-    return middleware
+async def update_not_persisted(request: Request, forward: Forward, world: World) -> Answer:
+    """Update an item answers the item with the change, and stores nothing (the planted set's
+    lost-update does this to collections, item-update-partly-lost to some fields only)."""
+    if not request.on("PUT", ITEM):
+        return await forward(request)
+    answer = await forward(request.get(request.path))
+    found, change = answer.entries(), request.json_object()
+    if answer.status != 200 or len(found) != 1:
+        return answer
+    item = found[0]
+    item.update({k: v for k, v in change.items() if k not in ("metadata", "tags", "items")})
+    if isinstance(change.get("metadata"), dict):
+        item["metadata"] = [{"key": k, "value": v} for k, v in change["metadata"].items()]
+    return answer.with_body(item)
 
 
 @pytest.mark.parametrize(
     ("fault", "operation", "words"),
     [
-        (total_off_by_one, "items.list_items", "X-Total-Count"),
-        (ignores_type, "items.list_items", "type="),
+        ("total-count-off-by-one", "collections.list_collections", "X-Total-Count"),
+        ("type-filter-ignored", "items.list_items", "type="),
         (update_not_persisted, "items.update_item", "a GET after Update an item"),
-        (delete_leaves_it_listed, "items.delete_item", "still"),
+        ("deleted-collection-still-listed", "collections.delete_collection", "still"),
     ],
-    ids=["total-off-by-one", "type-filter-ignored", "update-not-persisted", "delete-leaves-it-listed"],
+    ids=["total-count-off-by-one", "type-filter-ignored", "update-not-persisted", "deleted-still-listed"],
 )
 def test_a_planted_fault_fails_the_operation_that_has_it(
-    mock: tuple[Store, Asgi], fault: Callable, operation: str, words: str
+    mock: tuple[Store, Asgi], fault: str | Handler, operation: str, words: str
 ) -> None:
-    with serving(mock, fault) as live:
+    with serving(mock, planted(fault) if isinstance(fault, str) else wrap_with(fault)) as live:
         outcomes = run_layer(live, quick=True)
     failed = failures(outcomes)
     assert failed, "the layer passed a faulty server"
@@ -272,15 +186,16 @@ def test_a_planted_fault_fails_the_operation_that_has_it(
     ours = [o for o in failed if o.operation == operation]
     assert ours, shown(outcomes)
     assert any(words in o.message and o.exchange is not None for o in ours), shown(outcomes)
-    # other operations fail only where they read what the fault changed (e.g. X-Total-Count)
-    stray = [o for o in failed if o.operation not in (operation, "items.list_items")]
+    # other operations fail only where they read what the fault changed (e.g. X-Total-Count);
+    # the lists show what the faults change in them in many ways (paging, filters, counts)
+    stray = [o for o in failed if o.operation not in (operation, *LISTS)]
     assert all(words in o.message or words in o.check for o in stray), shown(outcomes)
     stateful = [o for o in failed if o.check.startswith("stateful: ")]
     assert len(stateful) <= 1  # a broken stateful run is one failure, not one per step
 
 
 def test_a_stateful_failure_names_the_property_and_the_request(mock: tuple[Store, Asgi]) -> None:
-    with serving(mock, update_not_persisted) as live:
+    with serving(mock, wrap_with(update_not_persisted)) as live:
         outcomes = run_layer(live, quick=True, include=("items.update_item",))
     (failed,) = [o for o in failures(outcomes) if o.check.startswith("stateful: ")]
     assert failed.check == "stateful: an update persists (a later GET shows it)"

@@ -34,7 +34,7 @@ from csapi.conformance.runner import Verdict, run_checks
 from csapi.conformance.settings import Settings
 from csapi.conformance.target import Target
 from tests.conformance.conftest import Live, live_mock
-from tests.conformance.faults import FAULTS, Asgi, World
+from tests.conformance.faults import FAULTS, Switch, World
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = (1, 2, 3)
@@ -116,21 +116,6 @@ def _results(state: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return state["results"]
 
 
-class Switch:
-    """Puts the planted fault, if any, in front of the module's one served mock."""
-
-    def __init__(self) -> None:
-        self.planted: Asgi | None = None
-
-    def wrap(self, app: Asgi) -> Asgi:
-        self.app = app
-
-        async def serve(scope: dict, receive: Any, send: Any) -> None:
-            await (self.planted or app)(scope, receive, send)
-
-        return serve
-
-
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[Live, Switch, dict[str, Any]]]:
     switch = Switch()
@@ -150,11 +135,8 @@ def test_the_planted_fault_is_detected(name: str, served: tuple[Live, Switch, di
     DETECTED[name] = set()
     live.store.reset(fresh)  # the same fixtures for every fault, whatever the one before did
     settings = live.settings(quick=True, include=fault.operations, strict=fault.strict)
-    switch.planted = fault.wrap(switch.app, World(settings.users, settings.api_key))
-    try:
+    with switch.planted(fault, World(settings.users, settings.api_key)):
         verdict = run(settings)
-    finally:
-        switch.planted = None
     failed = [o for o in verdict.results.outcomes if o.status == FAIL]
     DETECTED[name] = {o.layer for o in failed}
     assert failed, f"{name} ({fault.description}) went unnoticed\n{shown(verdict)}"

@@ -18,28 +18,22 @@ import pytest
 from csapi.conformance.report import html, markdown, write_report
 from csapi.conformance.runner import EXIT_FAILED, run
 from tests.conformance.conftest import live_mock
+from tests.conformance.faults import Answer, Forward, Request, World, wrap_with
 
 HOSTILE = "<script>alert('owned')</script>"
 
 
-def _hostile_tags(app: Any) -> Any:
+async def hostile_tags(request: Request, forward: Forward, world: World) -> Answer:
     """GET /v1/tags answers a list whose entry is markup, not a tag (no items_total_count)."""
-
-    async def serve(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] != "GET" or scope["path"] != "/v1/tags":
-            return await app(scope, receive, send)
-        body = json.dumps([{"id": 1, "name": HOSTILE}]).encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
-
-    return serve
+    if request.on("GET", "/v1/tags"):
+        return Answer.of(200, [{"id": 1, "name": HOSTILE}])
+    return await forward(request)
 
 
 @pytest.fixture(scope="module")
 def failed_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, str, dict[str, Any]]]:
     out = tmp_path_factory.mktemp("report")
-    with live_mock(wrap=_hostile_tags) as live:
+    with live_mock(wrap=wrap_with(hostile_tags)) as live:
         settings = live.settings(
             quick=True,
             include=("tags.list_tags", "auth.ping"),

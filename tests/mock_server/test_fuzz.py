@@ -3,11 +3,10 @@ counting sees a server error (a fault planted in front of the mock)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from benchmarks.fuzz import operations, run
+from tests.conformance.faults import Answer, Forward, Request, World, wrap_with
 
 
 @pytest.mark.slow
@@ -20,22 +19,18 @@ def test_a_large_fuzz_run_finds_no_server_error():
     assert result.cases["fuzzing"] >= 6_000 and result.cases["stateful"] >= 1_000, result.cases
 
 
-def _fail_on_list_tags(app: Any) -> Any:
-    async def faulty(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["method"] == "GET" and scope["path"] == "/v1/tags":
-            await send(
-                {"type": "http.response.start", "status": 500, "headers": [(b"content-type", b"text/plain")]}
-            )
-            await send({"type": "http.response.body", "body": b"boom"})
-            return
-        await app(scope, receive, send)
-
-    return faulty
+async def list_tags_crashes(request: Request, forward: Forward, world: World) -> Answer:
+    """List all tags answers 500 (the conformance tests' fault harness, tests/conformance/faults.py)."""
+    if request.on("GET", "/v1/tags"):
+        return Answer(500, [(b"content-type", b"text/plain")], b"boom")
+    return await forward(request)
 
 
 @pytest.mark.slow
 def test_a_planted_server_error_is_counted():
-    result = run(max_examples=5, stateful_examples=0, only=r"^tags\.list_tags$", wrap=_fail_on_list_tags)
+    result = run(
+        max_examples=5, stateful_examples=0, only=r"^tags\.list_tags$", wrap=wrap_with(list_tags_crashes)
+    )
     assert result.operations == {"GET /v1/tags"}
     assert result.server_errors > 0
     assert result.failed_checks["not_a_server_error"] > 0

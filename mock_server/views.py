@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .store import Found, ItemFilter, Store, format_time, paginate
+from .store import Found, ItemFilter, Store, paginate
 from .store.access import PERMISSIONS
 from .store.items import ANY_ITEM, is_url
 from .store.records import Account, Collection, Comment, Email, Item, Reaction, Tag
@@ -56,9 +56,9 @@ class Views:
             "labels": collection.labels,
             "highlighted": collection.highlighted,
             "archived": collection.archived,
-            "last_accessed_at": format_time(collection.last_accessed_at),
-            "created_at": format_time(collection.created_at),
-            "updated_at": format_time(collection.updated_at),
+            "last_accessed_at": self.store.time_text(collection.last_accessed_at),
+            "created_at": self.store.time_text(collection.created_at),
+            "updated_at": self.store.time_text(collection.updated_at),
             "items_total_count": len(store._live.get(collection.id, ())),
             "user_name": owner.name,
             "username": owner.username,
@@ -127,9 +127,9 @@ class Views:
             "mime": item.mime,
             "latitude": item.latitude,
             "longitude": item.longitude,
-            "created_at": format_time(item.created_at),
-            "updated_at": format_time(item.updated_at),
-            "deleted_at": format_time(item.deleted_at) if item.deleted_at else None,
+            "created_at": self.store.time_text(item.created_at),
+            "updated_at": self.store.time_text(item.updated_at),
+            "deleted_at": self.store.time_text(item.deleted_at) if item.deleted_at else None,
             "reactions_total_count": len(reactions),
             "user_name": author.name,
             "user_email": _email_of(author),
@@ -183,12 +183,12 @@ class Views:
             **self._author(comment.user_id),
             "body": comment.body,
             "annotation": None,
-            "created_at": format_time(comment.created_at),
-            "updated_at": format_time(comment.updated_at),
+            "created_at": self.store.time_text(comment.created_at),
+            "updated_at": self.store.time_text(comment.updated_at),
         }
 
     def reaction(self, reaction: Reaction) -> Json:
-        stamp = format_time(reaction.created_at)
+        stamp = self.store.time_text(reaction.created_at)
         return {"id": reaction.id, "item_id": reaction.item_id, **self._author(reaction.user_id),
                 "created_at": stamp, "updated_at": stamp}  # fmt: skip
 
@@ -233,7 +233,7 @@ class Views:
     def team_list_entry(self, team: Account, user_kind: str) -> Json:
         return {
             "id": team.id,
-            "created_at": format_time(team.created_at),
+            "created_at": self.store.time_text(team.created_at),
             "name": team.name,
             "username": team.username,
             "avatar": self.avatar(team),
@@ -261,7 +261,7 @@ class Views:
             "plan_quantity": team.plan_quantity,
             "billing_email": team.billing_email or _email_of(team),
             "status": team.status,
-            "created_at": format_time(team.created_at),
+            "created_at": self.store.time_text(team.created_at),
             "feed_key": team.feed_key,
             "usage": self.store.team_usage(team),
         }
@@ -318,8 +318,8 @@ class Views:
             "mime": shown.mime if shown else None,
             "latitude": shown.latitude if shown else None,
             "longitude": shown.longitude if shown else None,
-            "created_at": format_time(record.created_at),
-            "updated_at": format_time(record.updated_at),
+            "created_at": self.store.time_text(record.created_at),
+            "updated_at": self.store.time_text(record.updated_at),
             "user_id": author.id,
             "user_name": author.name,
             "username": author.username,
@@ -347,8 +347,8 @@ class Views:
             "type": found.kind,
             "latitude": record.latitude if isinstance(record, Item) else None,
             "longitude": record.longitude if isinstance(record, Item) else None,
-            "created_at": format_time(record.created_at),
-            "updated_at": format_time(getattr(record, "updated_at", record.created_at)),
+            "created_at": self.store.time_text(record.created_at),
+            "updated_at": self.store.time_text(getattr(record, "updated_at", record.created_at)),
             "user_id": author.id,
             "user_name": author.name,
             "username": author.username,

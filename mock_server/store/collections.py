@@ -106,7 +106,6 @@ class CollectionsMixin(AccessMixin, AccountsMixin):
         owner = self._owner_for(caller, body.get("user_id", caller.id))
         invited = self._accounts_named(body.get("users", []))
         now = self.now()
-        siblings = [self.collections[c] for c in self._collections_of.get(owner.id, ())]
         collection = Collection(
             id=0,  # numbered once the body is accepted: a refused one uses up no id
             owner_id=owner.id,
@@ -115,7 +114,7 @@ class CollectionsMixin(AccessMixin, AccountsMixin):
             created_at=now,
             updated_at=now,
             last_accessed_at=now,
-            sort=1 + max((c.sort for c in siblings if c.owner_id == owner.id), default=0),
+            sort=self._next_collection_sort(owner.id),
         )
         self._assign_collection(collection, body)
         collection.id = self.next_id("collections")
@@ -123,9 +122,18 @@ class CollectionsMixin(AccessMixin, AccountsMixin):
         self._index_type(collection)
         self._live[collection.id] = {}
         self._collections_of.setdefault(owner.id, set()).add(collection.id)
+        self._owned_sort_top[owner.id] = collection.sort  # the new highest
         self._invite(collection, invited)
         self.index_text(collection)
         return collection
+
+    def _next_collection_sort(self, owner_id: int) -> int:
+        """1 + the highest `sort` of the account's own collections (1 when it owns none)."""
+        top = self._owned_sort_top.get(owner_id)
+        if top is None:
+            siblings = (self.collections[c] for c in self._collections_of.get(owner_id, ()))
+            top = max((c.sort for c in siblings if c.owner_id == owner_id), default=0)
+        return top + 1
 
     def _index_type(self, collection: Collection) -> None:
         if (collection.type == "global") != (collection.id in self._global):
@@ -144,6 +152,8 @@ class CollectionsMixin(AccessMixin, AccountsMixin):
         if new_owner is not None and new_owner.id != collection.owner_id:
             self._collections_of[collection.owner_id].discard(collection.id)
             collection.collaborators.pop(new_owner.id, None)
+            for owner_id in (collection.owner_id, new_owner.id):  # both highest sorts may change
+                self._owned_sort_top.pop(owner_id, None)
             collection.owner_id = new_owner.id
             self._collections_of.setdefault(new_owner.id, set()).add(collection.id)
         self._invite(collection, invited)
@@ -160,6 +170,8 @@ class CollectionsMixin(AccessMixin, AccountsMixin):
             self.unindex_text(item)
         self.unindex_text(collection)
         del self._live[collection.id]
+        self._sort_top.pop(collection.id, None)
+        self._owned_sort_top.pop(collection.owner_id, None)
         for account_id in (collection.owner_id, *collection.collaborators):
             self._collections_of.get(account_id, set()).discard(collection.id)
         del self.collections[collection.id]

@@ -35,6 +35,7 @@ DEFAULT_PER_PAGE = 24
 MAX_PER_PAGE = 100
 SNAPSHOT_FORMAT = "csapi-state"
 SNAPSHOT_VERSION = 1
+_TIME_TEXTS = 1 << 14  # renders kept by Store.time_text
 
 # table name -> record class, in the order a snapshot lists them
 TABLES: dict[str, type] = {
@@ -95,6 +96,7 @@ class StoreBase:
         # Bumped by every change (reset here, requests that write in app.py, the few stores that
         # write outside a write request), so `serve --autosave` saves only when something changed.
         self.generation = 0
+        self._time_texts: dict[datetime, str] = {}  # time_text's renders
         self.reset(data)
 
     # ------------------------------------------------------------------ state
@@ -194,6 +196,18 @@ class StoreBase:
     def now(self) -> datetime:
         return self.clock()
 
+    def time_text(self, value: datetime) -> str:
+        """`format_time(value)`, rendered once per value rather than on every field of every answer
+        (strftime was a tenth of a computed GET). Keyed by the datetime itself, which never changes:
+        a record whose time changes holds a new value, so nothing needs invalidating. Bounded: when
+        full it starts again with the times being read."""
+        text = self._time_texts.get(value)
+        if text is None:
+            if len(self._time_texts) >= _TIME_TEXTS:
+                self._time_texts.clear()
+            text = self._time_texts[value] = format_time(value)
+        return text
+
     # ------------------------------------------------------------------ indexes
     def _reindex(self) -> None:
         self._by_username: dict[str, int] = {}
@@ -205,6 +219,10 @@ class StoreBase:
         self._global_ranked: dict[tuple[str, ...], tuple[tuple[int, int], list[Any]]] = {}
         self._live: dict[int, dict[int, None]] = {cid: {} for cid in self.collections}
         self._children: dict[int, dict[int, None]] = {}
+        # collection id -> the highest `sort` of its live items (0: none), for the next item's
+        # sort in O(1); absent until asked for, dropped when that maximum may have fallen
+        self._sort_top: dict[int, int] = {}
+        self._owned_sort_top: dict[int, int] = {}  # the same for an account's own collections
         self._tags_of: dict[int, dict[int, None]] = {}
         self._tagged: dict[str, set[int]] = {}  # tag name (casefolded) -> ids of items carrying it
         self._comments_of: dict[int, dict[int, None]] = {}
@@ -288,11 +306,30 @@ class StoreBase:
         self._live.setdefault(item.collection_id, {})[item.id] = None
         if item.parent_id is not None:
             self._children.setdefault(item.parent_id, {})[item.id] = None
+        top = self._sort_top.get(item.collection_id)
+        if top is not None and item.sort > top:
+            self._sort_top[item.collection_id] = item.sort
 
     def _unlink_item(self, item: Item) -> None:
         self._live.get(item.collection_id, {}).pop(item.id, None)
         if item.parent_id is not None:
             self._children.get(item.parent_id, {}).pop(item.id, None)
+        top = self._sort_top.get(item.collection_id)
+        if top is not None and item.sort >= top:  # it may have been the only one this high
+            del self._sort_top[item.collection_id]
+
+    def next_sort(self, collection_id: int) -> int:
+        """1 + the highest `sort` of the collection's live items (1 when it has none)."""
+        top = self._sort_top.get(collection_id)
+        if top is None:
+            top = self._sort_top[collection_id] = max(
+                (i.sort for i in self.live_items(collection_id)), default=0
+            )
+        return top + 1
+
+    def sort_changed(self, collection_id: int) -> None:
+        """A live item's `sort` was set in place (not through `_link_item`): recount on next use."""
+        self._sort_top.pop(collection_id, None)
 
     def _link_tag(self, tag: Tag) -> None:
         self._tags_of.setdefault(tag.item_id, {})[tag.id] = None
@@ -369,6 +406,22 @@ class StoreBase:
             if kept_index._postings != fresh_index._postings:
                 problems.append("search index: the postings differ from a fresh build")
         problems += self._check_shapes()
+        problems += self._check_sort_tops()
+        return problems
+
+    def _check_sort_tops(self) -> list[str]:
+        """The kept highest sorts (only those kept: the others are counted when asked for)."""
+        problems = []
+        for cid, top in self._sort_top.items():
+            truth = max((i.sort for i in self.live_items(cid)), default=0)
+            if top != truth:
+                problems.append(f"collections {cid}: highest item sort kept {top}, a recount gives {truth}")
+        for owner_id, top in self._owned_sort_top.items():
+            truth = max((c.sort for c in self.collections.values() if c.owner_id == owner_id), default=0)
+            if top != truth:
+                problems.append(
+                    f"accounts {owner_id}: highest collection sort kept {top}, a recount gives {truth}"
+                )
         return problems
 
     def _check_shapes(self) -> list[str]:

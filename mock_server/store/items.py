@@ -238,7 +238,7 @@ class ItemsMixin(CollectionsMixin):
             link=link,
             size=file.size if file else len(content.encode()),
             mime=file.mime if file else mime_of(item_type, content),
-            sort=1 + max((i.sort for i in self.live_items(collection.id)), default=0),
+            sort=self.next_sort(collection.id),
             metadata=dict(body.get("metadata", {})),
         )
         self._assign_item(item, body)
@@ -269,6 +269,8 @@ class ItemsMixin(CollectionsMixin):
             raise InvalidInput("an item in a stack cannot become a stack")
         children = self._items_to_stack(caller, collection, body.get("items"), new_type, item)
         self._assign_item(item, body)
+        if "sort" in body:
+            self.sort_changed(item.collection_id)
         if "type" in body or "content" in body:
             item.type = new_type
             item.content = "" if new_type == "stack" else body.get("content", item.content)
@@ -313,6 +315,7 @@ class ItemsMixin(CollectionsMixin):
         for position, item in enumerate([*first, *rest], start=1):
             if item.sort != position:
                 item.sort, item.updated_at = position, now
+        self.sort_changed(collection.id)
         return self.collection_items(collection)
 
     def update_items(self, caller: Account, collection_id: int, body: dict[str, Any]) -> list[Item]:
@@ -371,7 +374,7 @@ class ItemsMixin(CollectionsMixin):
             updated_at=now,
             deleted_at=None,
             metadata=dict(original.metadata),
-            sort=1 + max((i.sort for i in self.live_items(target.id)), default=0),
+            sort=self.next_sort(target.id),
         )
         copy = Item(**values)
         self.items[copy.id] = copy
@@ -418,9 +421,12 @@ class ItemsMixin(CollectionsMixin):
         return children
 
     def _set_parent(self, item: Item, parent: Item | None) -> None:
+        top = self._sort_top.get(item.collection_id)
         self._unlink_item(item)
         item.parent_id = parent.id if parent is not None else None
         self._link_item(item)
+        if top is not None:  # the same live items with the same sorts: unlinking dropped it for nothing
+            self._sort_top[item.collection_id] = top
 
     def _move(self, items: list[Item], target: Collection) -> None:
         """Into target, stacks with their children; an item leaving its stack goes to top level."""
@@ -428,7 +434,7 @@ class ItemsMixin(CollectionsMixin):
         for item in items:
             for child in self.children(item.id) if item.type == "stack" else []:
                 moving.add(child.id)
-        next_sort = 1 + max((i.sort for i in self.live_items(target.id)), default=0)
+        next_sort = self.next_sort(target.id)
         for item_id in sorted(moving):
             item = self.items[item_id]
             if item.collection_id == target.id:

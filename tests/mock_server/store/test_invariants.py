@@ -110,6 +110,11 @@ def _orphan_tag(store: Store, world: World) -> None:
     store._sequences["tags"] = 999
 
 
+def _sort_set_in_place(store: Store, world: World) -> None:
+    store.next_sort(world.trips)  # kept from here on
+    store.items[world.note].sort += 100  # without sort_changed
+
+
 @pytest.mark.parametrize(
     ("drift", "reported"),
     [
@@ -120,6 +125,7 @@ def _orphan_tag(store: Store, world: World) -> None:
         (_nested_stack, "is not a live stack beside it"),
         (_behind_sequence, "items: id"),
         (_orphan_tag, "item_id 12345 does not exist"),
+        (_sort_set_in_place, "highest item sort kept"),
     ],
 )
 def test_each_kind_of_drift_is_reported(store: Store, world: World, drift, reported: str):

@@ -2,14 +2,16 @@
 
     git worktree add /tmp/base <rev>
     python -m benchmarks.ab --baseline "python /tmp/base/cli.py" --rounds 3
+    python -m benchmarks.ab --baseline "python /tmp/base/cli.py" --mix mixed   # one mix only
 
 `--baseline` is the command that runs the baseline's `csapi` (for a revision of the old layout,
 its `cli.py`; for one of the `csapi` layout, a venv where that revision is installed: `.../bin/csapi`).
 Both servers run at once with the `default` fixtures and the same seed (so the same data and
-credentials); the read mix of benchmarks/run.py is measured in rounds, each on one side then on the
-other, then the write mix likewise (its items would slow the later reads), and the verdict is the
-ratio of the medians: what a change costs the request path,
-machine noise shared by both sides. Nothing is written; the table goes to stdout.
+credentials); each mix of benchmarks/run.py (`--mix`, repeatable; default all three: the cached reads,
+then the client-like mixed workload, then the writes, since the items written slow the later reads)
+is measured in rounds, each on one side then on the other, and the verdict is the ratio of the
+medians: what a change costs the request path, machine noise shared by both sides. Nothing is
+written; the table goes to stdout.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.run import KEY, Server, discover, free_port, load, spawn
+from benchmarks.run import KEY, MIXES, Server, discover, free_port, load, spawn
+
+ORDER = tuple(MIXES)  # run.py's order: the items a mix writes land where the cached reads read
 
 
 def serve(name: str, command: list[str]) -> contextlib.AbstractContextManager[Server]:
@@ -37,7 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", required=True, help="command running the baseline's csapi")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument(
+        "--mix", action="append", choices=ORDER, help="only this mix (repeatable; default: all three)"
+    )
     args = parser.parse_args(argv)
+    mixes = [m for m in ORDER if m in (args.mix or ORDER)]
     rps: dict[tuple[str, str, int], list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         folder = Path(tmp)
@@ -46,18 +54,19 @@ def main(argv: list[str] | None = None) -> int:
             "this checkout": stack.enter_context(serve("this checkout", [sys.executable, "-m", "csapi"])),
         }
         plans = discover(sides["this checkout"].url)
-        for mix in ("read", "write"):  # every read round first: the writes grow the data the reads see
+        for mix in mixes:
             for _ in range(args.rounds):
                 for connections in (2, 32):
                     for side, server in sides.items():
                         row = load(server, plans[mix], folder, connections, args.seconds, warmup=1)
                         rps.setdefault((side, mix, connections), []).append(row.rps)
-    print(f"\n{'mix':6} {'conn':>4} {'baseline req/s':>15} {'this req/s':>11} {'ratio':>6}")
-    for mix in ("read", "write"):
+    width = max(len(MIXES[m]) for m in mixes)
+    print(f"\n{'mix':{width}} {'conn':>4} {'baseline req/s':>15} {'this req/s':>11} {'ratio':>6}")
+    for mix in mixes:
         for connections in (2, 32):
             base = statistics.median(rps[("baseline", mix, connections)])
             this = statistics.median(rps[("this checkout", mix, connections)])
-            print(f"{mix:6} {connections:>4} {base:>15.0f} {this:>11.0f} {this / base:>6.2f}")
+            print(f"{MIXES[mix]:{width}} {connections:>4} {base:>15.0f} {this:>11.0f} {this / base:>6.2f}")
     return 0
 
 

@@ -5,10 +5,13 @@
 -- PLAN_FILE lines:  H <tab> Name <tab> Value          a header sent with every request
 --                   R <tab> METHOD <tab> PATH [<tab> BODY]
 -- In PATH and BODY, {new} stands for the id of an item this thread created earlier
--- (from the response to a POST /v1/items), so likes never hit the same item twice.
+-- (from the response to a POST /v1/items), so likes never hit the same item twice;
+-- {last} stands for the item this thread created most recently, and is not used up
+-- (read it back, comment on it, rename it). Until the thread has made one, a step
+-- naming either is replaced by the plan's first step (which makes one).
 
 local headers, plan, created = {}, {}, {}
-local counter, captures = 0, false
+local counter, captures, last = 0, false, nil
 
 function init(args)
   for line in io.lines(args[1]) do
@@ -19,7 +22,8 @@ function init(args)
     elseif fields[1] == "R" then
       local body = (fields[4] or "") ~= "" and fields[4] or nil
       plan[#plan + 1] = { method = fields[2], path = fields[3], body = body }
-      if (fields[3] .. (body or "")):find("{new}", 1, true) then captures = true end
+      local text = fields[3] .. (body or "")
+      if text:find("{new}", 1, true) or text:find("{last}", 1, true) then captures = true end
     end
   end
   counter = math.random(#plan) - 1
@@ -30,22 +34,29 @@ function request()
   counter = counter + 1
   local step = plan[(counter - 1) % #plan + 1]
   local path, body = step.path, step.body
-  if path:find("{new}", 1, true) or (body and body:find("{new}", 1, true)) then
-    local id = table.remove(created)
+  local text = path .. (body or "")
+  local new, recent = text:find("{new}", 1, true), text:find("{last}", 1, true)
+  if new or recent then
+    local id = last
+    if new then id = table.remove(created) end
     if id == nil then step = plan[1]; path, body = step.path, step.body  -- nothing made yet: make one
     else
-      path = path:gsub("{new}", id)
-      if body then body = body:gsub("{new}", id) end
+      local mark = new and "{new}" or "{last}"
+      path = path:gsub(mark, id)
+      if body then body = body:gsub(mark, id) end
     end
   end
   return wrk.format(step.method, path, headers, body)
 end
 
 function response(status, _, body)
-  if status == 201 and #created < 10000 then
+  if status == 201 then
     -- an item (not a comment or a like): the views write id, then collection_id
     local id = body:match('^{"id":%s*(%d+),%s*"collection_id"')
-    if id then created[#created + 1] = id end
+    if id then
+      last = id
+      if #created < 10000 then created[#created + 1] = id end
+    end
   end
 end
 

@@ -1,12 +1,17 @@
 """Load benchmark: the mock beside Stoplight Prism and a bare Starlette app, in one run.
 
     python benchmarks/run.py            # ~10 minutes; writes benchmarks/results.md
+    python benchmarks/run.py --only mixed --seconds 3   # one mix, no flat costs; writes nothing
 
 Needs wrk (`apt-get install wrk`) and npm; Prism is installed by this script into
 benchmarks/.prism. Every target serves the project's own document on this machine and
 gets the same load from wrk (benchmarks/mix.lua sends the auth headers):
-- read mix: list collections, get a collection with include=items, list items with
-  filters, search; write mix: create an item, comment on an item, like a new item;
+- mixed (client-like, writes interleaved): create an item, read it back, list the
+  collection, comment on it, search for a word of its name, rename it; every other request
+  a write, so the read cache cannot answer the reads;
+- cached reads: list collections, get a collection with include=items, list items with
+  filters, search; nothing changes, so after the first round the read cache answers them;
+- write mix: create an item, comment on an item, like a new item;
   each at 2 and 32 connections, against Prism `-d`, `csapi serve` (with and without its
   read cache) and the bare app (benchmarks/bare.py) answering the mock's bytes;
 - flat costs: get, list with filters, search and activity one at a time on the mock
@@ -50,6 +55,14 @@ KEY = "bench-key"
 PRISM_VERSION = "5.14.2"
 RESULTS = HERE / "results.md"
 BEGIN, END = "<!-- begin:load -->", "<!-- end:load -->"
+# the mixes of the comparison, in the order they run (the items a mix writes land in the collection
+# the cached reads read), with the names the tables give them; the tables show the mixed one first
+MIXES = {
+    "read": "cached reads",
+    "mixed": "mixed (client-like, writes interleaved)",
+    "write": "write",
+}
+SHOWN = ("mixed", "read", "write")
 
 
 # ---------------------------------------------------------------------- processes
@@ -202,7 +215,8 @@ def serve_bare(answers: Path) -> Any:
 # ---------------------------------------------------------------------- plans
 @dataclass
 class Plan:
-    """Requests replayed round-robin by mix.lua; {new} is an item this wrk thread created."""
+    """Requests replayed round-robin by mix.lua; {new} is an item this wrk thread created (one
+    per use), {last} the item it created most recently."""
 
     name: str
     requests: list[tuple[str, str, str]]  # method, path, JSON body ("" for none)
@@ -259,6 +273,22 @@ def discover(url: str, word: str | None = None) -> dict[str, Plan]:
     }
     json_headers = {**headers, "Content-Type": "application/json"}
     plans = {
+        "mixed": Plan(
+            "mixed",
+            [
+                (
+                    "POST",
+                    f"/v1/collections/{cid}/items",
+                    f'{{"type":"text","name":"bench {word}","content":"a note"}}',
+                ),
+                ("GET", "/v1/items/{last}", ""),
+                ("GET", f"/v1/items?collection_id={cid}&per_page=20", ""),
+                ("POST", "/v1/items/{last}/comments", '{"body":"a comment"}'),
+                ("GET", gets["search"], ""),
+                ("PUT", "/v1/items/{last}", f'{{"name":"bench {word} renamed"}}'),
+            ],
+            json_headers,
+        ),
         "read": Plan(
             "read",
             [
@@ -289,12 +319,11 @@ def capture(url: str, plans: list[Plan], folder: Path) -> Path:
     answers: dict[str, Any] = {}
     for plan in plans:
         with httpx.Client(base_url=url, headers=plan.headers) as client:
-            made = None
+            made = None  # the item made last
             for method, path, body in plan.requests:
-                if "{new}" in path:
-                    path = path.replace("{new}", str(made))
+                path = path.replace("{new}", str(made)).replace("{last}", str(made))
                 response = client.request(method, path, content=body or None)
-                if method == "POST" and made is None and response.status_code == 201:
+                if method == "POST" and path.endswith("/items") and response.status_code == 201:
                     made = response.json()["id"]
                 target = httpx.URL(path)
                 key = answer_key(method, target.path, target.query.decode())
@@ -361,8 +390,9 @@ def load(
         result["non2xx"],
         result["socket_errors"],
     )
+    short = MIXES.get(row.plan, row.plan).split(" (")[0]
     print(
-        f"  {row.target:32} {row.plan:9} c={connections:<3} {row.rps:9.0f} req/s  "
+        f"  {row.target:32} {short:12} c={connections:<3} {row.rps:9.0f} req/s  "
         f"p50 {row.p50_ms:7.2f} ms  p99 {row.p99_ms:7.2f} ms  non-2xx {row.non2xx}",
         flush=True,
     )
@@ -377,7 +407,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10, help="measured seconds per cell (default 10)")
     parser.add_argument("--no-large", action="store_true", help="skip the large fixtures")
     parser.add_argument("--output", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=list(MIXES),
+        help="only this mix of the comparison (repeatable): no flat costs, nothing written",
+    )
     args = parser.parse_args(argv)
+    mixes = [m for m in MIXES if m in (args.only or MIXES)]
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
     prism = install_prism()
@@ -389,13 +426,16 @@ def main(argv: list[str] | None = None) -> int:
         mock = stack.enter_context(serve_mock("default"))
         plans = discover(mock.url)
         uncached = stack.enter_context(serve_mock("default", cache=False))
-        bare = stack.enter_context(serve_bare(capture(mock.url, [plans["read"], plans["write"]], folder)))
+        bare = stack.enter_context(serve_bare(capture(mock.url, [plans[m] for m in mixes], folder)))
         prism_server = stack.enter_context(serve_prism(prism))
-        for mix in ("read", "write"):
+        for mix in mixes:
             for connections in (2, 32):
                 for target in (prism_server, mock, uncached, bare):
                     rows.append(load(target, plans[mix], folder, connections, args.seconds))
         stack.close()
+        if args.only:
+            print(render(rows, facts))
+            return 0
         print("flat costs (no cache)", flush=True)
         sets = ["default"] if args.no_large else ["default", "large"]
         word = None  # `large` is asked the same word as `default`
@@ -474,15 +514,27 @@ def render(rows: list[Row], facts: dict[str, str]) -> str:
         "| mix | conns | target | req/s | p50 ms | p99 ms | non-2xx | vs Prism | vs bare |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for row in rows:
-        if row.plan not in ("read", "write"):
-            continue
+    for row in sorted((r for r in rows if r.plan in MIXES), key=lambda r: SHOWN.index(r.plan)):
         prism, bare = find("Prism", row.plan, row.connections), find("bare", row.plan, row.connections)
         out.append(
-            f"| {row.plan} | {row.connections} | {row.target} | {row.rps:.0f} | {row.p50_ms:.2f} | "
+            f"| {MIXES[row.plan]} | {row.connections} | {row.target} | {row.rps:.0f} | {row.p50_ms:.2f} | "
             f"{row.p99_ms:.2f} | {row.non2xx} | {row.rps / prism.rps:.1f}x | "  # type: ignore[union-attr]
             f"{row.rps / bare.rps:.0%} |"
         )  # type: ignore[union-attr]
+    flat = [r for r in rows if r.plan not in MIXES]
+    out += [
+        "",
+        "The mixed mix is the one to quote: a client's traffic, where writes keep the read cache "
+        "from answering. The cached reads repeat four GETs on data nothing changes, so after the "
+        "first round `csapi serve` answers them from its read cache: a ceiling, not a client.",
+    ]
+    if not flat:
+        out += [
+            *(["", *[f"- {k}: {v}" for k, v in facts.items()]] if facts else []),
+            "",
+            *verdict(find, rows),
+        ]
+        return "\n".join(out) + "\n"
     out += [
         "",
         "Flat costs, one request kind at a time, mock without its cache:",
@@ -504,19 +556,30 @@ def render(rows: list[Row], facts: dict[str, str]) -> str:
 
 
 def verdict(find: Any, rows: list[Row]) -> list[str]:
-    lines = ["Issue 6 thresholds:"]
-    read, prism, bare = (
-        find("csapi serve (default)", "read", 32),
-        find("Prism", "read", 32),
-        find("bare", "read", 32),
-    )
-    write, prism_w = find("csapi serve (default)", "write", 32), find("Prism", "write", 32)
-    checks = [
-        (f"read mix @32: mock/Prism {read.rps / prism.rps:.1f}x >= 2x", read.rps >= 2 * prism.rps),
-        (f"read mix @32: mock/bare {read.rps / bare.rps:.0%} >= 50%", read.rps >= 0.5 * bare.rps),
-        (f"read mix @32: mock p99 {read.p99_ms:.1f} ms < 25 ms", read.p99_ms < 25),
-        (f"write mix @32: mock/Prism {write.rps / prism_w.rps:.1f}x >= 1.5x", write.rps >= 1.5 * prism_w.rps),
-    ]
+    lines = ["Thresholds (issue 6; the mixed ones are issue 17's targets for one process):"]
+    mock = "csapi serve (default)"
+    read, prism, bare = find(mock, "read", 32), find("Prism", "read", 32), find("bare", "read", 32)
+    write, prism_w = find(mock, "write", 32), find("Prism", "write", 32)
+    mixed, bare_m = find(mock, "mixed", 32), find("bare", "mixed", 32)
+    checks = []
+    if mixed and bare_m:
+        checks += [
+            (f"mixed @32: mock/bare {mixed.rps / bare_m.rps:.0%} >= 15%", mixed.rps >= 0.15 * bare_m.rps),
+            (f"mixed @32: mock p99 {mixed.p99_ms:.1f} ms < 25 ms", mixed.p99_ms < 25),
+        ]
+    if read and prism and bare:
+        checks += [
+            (f"cached reads @32: mock/Prism {read.rps / prism.rps:.1f}x >= 2x", read.rps >= 2 * prism.rps),
+            (f"cached reads @32: mock/bare {read.rps / bare.rps:.0%} >= 50%", read.rps >= 0.5 * bare.rps),
+            (f"cached reads @32: mock p99 {read.p99_ms:.1f} ms < 25 ms", read.p99_ms < 25),
+        ]
+    if write and prism_w:
+        checks.append(
+            (
+                f"write mix @32: mock/Prism {write.rps / prism_w.rps:.1f}x >= 1.5x",
+                write.rps >= 1.5 * prism_w.rps,
+            )
+        )
     for name in ("search", "activity"):
         for connections in (2, 32):
             small, big = find("default", name, connections), find("large", name, connections)

@@ -28,12 +28,12 @@ from jsonschema import Draft4Validator
 
 from ..openapi import resolve
 from . import driver
+from .registry import LAYERS, unselected
 from .results import ERROR, FAIL, PASS, SKIP, Outcome, Results
 from .settings import Settings
 from .target import Exchange, Target
 
 FORMAT, VERSION = "csapi-conform-coverage", 1
-LAYERS = ("contract", "behaviour", "access")
 METHODS = ("get", "put", "post", "delete", "patch")
 
 #: The kinds of value a parameter was sent with, from the document's schema of the parameter.
@@ -208,7 +208,7 @@ class Coverage:
         self._by_template = {(o.method, o.path): o for o in self.operations}
         self._by_path = sorted(self.operations, key=lambda o: len(o.path_names))
         self._base_path = urlsplit(settings.base_url).path.rstrip("/")
-        self.layer = "setup"  # who sends now: a layer, or "setup" / "cleanup" (the runner sets it)
+        self.layer = "setup"  # who sends now: the runner sets the layer of each check it runs
         self.unmatched: Counter[str] = Counter()  # requests outside the document, e.g. a 405 probe
 
     @contextmanager
@@ -336,7 +336,7 @@ class Coverage:
         }
 
     def _operation(self, op: Operation, outcomes: list[Outcome]) -> dict[str, Any]:
-        selected = self._selected(op)
+        selected = unselected(self.document, self.settings, op.operation_id)
         not_seen = [key for key in op.documented if not any(_covers(key, s) for s in op.statuses)]
         return {
             "operation_id": op.operation_id,
@@ -360,15 +360,6 @@ class Coverage:
             "layers": {layer: self._cell(op, layer, outcomes, selected) for layer in LAYERS},
             "checks": [_check(o) for o in outcomes],
         }
-
-    def _selected(self, op: Operation) -> str | None:
-        """Why --include/--exclude leave the operation out, or None when they keep it."""
-        names = {op.operation_id, op.tag}
-        if names & set(self.settings.exclude):
-            return "excluded by --exclude"
-        if self.settings.include and not names & set(self.settings.include):
-            return "not in --include"
-        return None
 
     def _cell(
         self, op: Operation, layer: str, outcomes: list[Outcome], excluded: str | None

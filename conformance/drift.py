@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..openapi.diff import parse
-from ..openapi.lint import DocumentError
+from ..openapi.loader import DocumentError
+from ..openapi.loader import loads as parse
 from . import driver
 
 SEED = 20261121

@@ -1,6 +1,8 @@
 """The behaviour layer's view of a target over HTTP: a `Session` (requests as the main actor,
 expectations that fail with the last exchange, whole lists read page by page, what it made
-registered for the run's cleanup) and the helpers that read answers tolerantly.
+registered for the run's cleanup), the helpers that read answers tolerantly, the readers many
+checks share (search, tag counts, the current user, ...) and the skips they share (`unpaid`,
+`search_lags`).
 
 The session itself checks two properties on every read: a resource is given as an array of
 one, and pages partition a list. They are declared here, beside the code that checks them, as
@@ -17,8 +19,9 @@ from typing import Any, NoReturn
 
 import httpx
 
-from .failures import CheckFailed, CheckSkipped, NotHonoured, SchemaViolation, StaleCount, WrongStatus
+from .failures import CheckFailed, CheckSkipped, NotHonoured, SchemaViolation, StaleCount, WrongStatus, expect
 from .registry import Check, RunContext, declare
+from .settings import User
 from .target import Exchange
 
 LAYER = "behaviour"
@@ -108,13 +111,19 @@ class Session:
             self.fail(message, exchange, prop, kind)
 
     # -- requests
-    def call(self, method: str, path: str, ok: tuple[int, ...] = (200,), **kwargs: Any) -> Exchange:
-        exchange = self.target.request(method, path, user=self.me, **kwargs)
+    def call(
+        self, method: str, path: str, ok: tuple[int, ...] = (200,), user: User | None = None, **kwargs: Any
+    ) -> Exchange:
+        """A request as the main actor (or `user`), failing unless its status is one of `ok`."""
+        exchange = self.target.request(method, path, user=user or self.me, **kwargs)
         self.last = exchange
         if ok and exchange.status not in ok:
             wanted = " or ".join(map(str, ok))
+            who = f" as user {user.id}" if user else ""
             self.fail(
-                f"{method} {path} answered {exchange.status}, expected {wanted}", exchange, kind=WrongStatus
+                f"{method} {path}{who} answered {exchange.status}, expected {wanted}",
+                exchange,
+                kind=WrongStatus,
             )
         return exchange
 
@@ -363,9 +372,102 @@ def session(ctx: RunContext) -> Iterator[Session]:
         s.dispose()
 
 
-def unpaid(exchange: Exchange) -> CheckSkipped:
-    """Tags are paid-only (spec 8): on a free plan the tag checks cannot run."""
-    return CheckSkipped(
-        "tags are a paid-plan field and the first --user got 402 for them: "
-        "tag checks need the first --user on a paid plan"
+def unpaid(*fields: str, partly: bool = False) -> CheckSkipped:
+    """The skip of a check whose paid-only fields (spec 8) the first --user got 402 for; `partly`:
+    the check ran on the other fields."""
+    named = ", ".join(fields)
+    what = f"{named} is a paid-plan field" if len(fields) == 1 else f"{named} are paid-plan fields"
+    done = "only the others were checked, the rest needs" if partly else "the check needs"
+    return CheckSkipped(f"{what} and the first --user got 402: {done} the first --user on a paid plan")
+
+
+def search_lags(s: Session, token: str) -> NoReturn:
+    """Search does not find a new item by `token`, a word of its name: a failure under --strict
+    (docs/design.md: findable as soon as it is created), else a skip."""
+    if s.strict:
+        s.fail(f"search for {token!r}, a word of a new item's name, does not find it")
+    raise CheckSkipped("search did not find a new item by a word of its name (an index that lags?)")
+
+
+# ---------------------------------------------------------------------- readers many checks share
+def unique(s: Session) -> str:
+    """A word no other name of any run has (search, q)."""
+    return word(s.target.run_id, next(SERIAL))
+
+
+def entry(entries: Any, thing_id: Any, key: str = "id") -> dict[str, Any] | None:
+    """The entry of a list with that id (or `key`), if any."""
+    if not isinstance(entries, list):
+        return None
+    return next((e for e in entries if isinstance(e, dict) and e.get(key) == thing_id), None)
+
+
+def me(s: Session, user: User | None = None, include: str | list[str] | None = None) -> dict[str, Any]:
+    """Get current user (as `user`, default the first), with `include`."""
+    params = {"include": include} if include else None
+    data: dict[str, Any] = s.body(s.call("GET", "/v1/users/me", user=user, params=params))
+    return data
+
+
+def counts(s: Session) -> dict[str, Any]:
+    """Get collections count."""
+    data: dict[str, Any] = s.body(s.call("GET", "/v1/collections/count"))
+    return data
+
+
+def search(s: Session, **params: Any) -> tuple[list[dict[str, Any]], int | None]:
+    """The results of a search (its objects) and its X-Total-Count."""
+    exchange = s.call("GET", "/v1/search", params=params)
+    return [e for e in s.body(exchange, list) if isinstance(e, dict)], total_count(exchange)
+
+
+def found(hits: list[dict[str, Any]], thing_id: int, kinds: tuple[str, ...]) -> bool:
+    """A search hit for that id of one of the kinds ("item" stands for every item type)."""
+    for hit in hits:
+        kind = hit.get("type")
+        kind = kind if kind in ("collection", "comment") else "item"
+        if hit.get("id") == thing_id and kind in kinds:
+            return True
+    return False
+
+
+def tag_counts(s: Session, path: str) -> dict[str, Any]:
+    """List all tags / List collection tags: name (without case) -> items_total_count."""
+    entries = s.body(s.call("GET", path), list)
+    return {str(e.get("name")).casefold(): e.get("items_total_count") for e in entries if isinstance(e, dict)}
+
+
+def new_comment(s: Session, item_id: int, body: dict[str, Any]) -> dict[str, Any]:
+    """A comment made on the item, registered for cleanup; the answer."""
+    made: dict[str, Any] = s.body(s.call("POST", f"/v1/items/{item_id}/comments", ok=(201,), json_body=body))
+    s.expect(isinstance(made.get("id"), int), "the new comment has no integer id")
+    s.register("comment", f"/v1/comments/{made['id']}")
+    return made
+
+
+# ---------------------------------------------------------------------- things kept for the run
+def create_thing(
+    ctx: RunContext, kind: str, path: str, body: dict[str, Any], delete_path: str, user: User | None = None
+) -> int:
+    """Create a thing as `user` (default the first) and register it for cleanup for the whole run;
+    its id. (Session.new_collection instead makes it the session's, deleted when the session ends.)"""
+    user = user or ctx.settings.users[0]
+    exchange = ctx.target.request("POST", path, user=user, json_body=body)
+    made = exchange.json()
+    expect(
+        exchange.status in (200, 201) and isinstance(made, dict) and isinstance(made.get("id"), int),
+        f"POST {path} as user {user.id} should create a {kind}, got {exchange.status}",
+        exchange,
     )
+    ctx.target.created(kind, delete_path.format(id=made["id"]), user)
+    return made["id"]
+
+
+def create_collection(ctx: RunContext, label: str, kind: str, user: User | None = None) -> int:
+    body = {"name": ctx.target.name(label), "type": kind}
+    return create_thing(ctx, "collection", "/v1/collections", body, "/v1/collections/{id}", user)
+
+
+def create_item(ctx: RunContext, collection: int, name: str, content: str, shareable: bool = False) -> int:
+    body = {"type": "text", "name": ctx.target.name(name), "content": content, "shareable": shareable}
+    return create_thing(ctx, "item", f"/v1/collections/{collection}/items", body, "/v1/items/{id}")

@@ -25,6 +25,8 @@ from .results import Outcome, Results
 from .settings import Settings
 from .target import Exchange, Target
 
+LAYERS = ("contract", "behaviour", "access")  # in the order they run
+
 
 @dataclass
 class RunContext:
@@ -37,10 +39,17 @@ class RunContext:
     rng: random.Random = field(default_factory=random.Random)
 
     def selected(self, operation: str) -> bool:
-        tags = set(_tags_of(self.document).get(operation, ()))
-        names = {operation, *tags}
-        include, exclude = set(self.settings.include), set(self.settings.exclude)
-        return (not include or bool(names & include)) and not names & exclude
+        return unselected(self.document, self.settings, operation) is None
+
+
+def unselected(document: dict[str, Any], settings: Settings, operation: str) -> str | None:
+    """Why --include/--exclude (operationIds or tags) leave the operation out, or None when they keep it."""
+    names = {operation, *_tags_of(document).get(operation, ())}
+    if names & set(settings.exclude):
+        return "excluded by --exclude"
+    if settings.include and not names & set(settings.include):
+        return "not in --include"
+    return None
 
 
 def _recorded_elsewhere(ctx: RunContext) -> None:
@@ -155,11 +164,11 @@ def record(
     seconds: float = 0.0,
 ) -> None:
     """Record an outcome of a declared property (the recorder's way to report it)."""
-    outcome = Outcome(entry.layer, entry.operation, entry.name, status, entry.rule, message, exchange)
-    outcome.seconds = seconds
-    if kind:
-        outcome.kind = kind
-    ctx.results.record(outcome)
+    ctx.results.record(
+        Outcome(
+            entry.layer, entry.operation, entry.name, status, entry.rule, message, exchange, seconds, kind
+        )
+    )
 
 
 _TAGS: dict[int, dict[str, list[str]]] = {}

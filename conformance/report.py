@@ -18,7 +18,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from .coverage import LAYERS
+from .registry import LAYERS
 
 _STATE_MARK = {"failed": "✗", "passed": "✓", "skipped": "–", "not exercised": ""}
 _RESULT = {"pass": "passed", "fail": "failed", "error": "error", "skip": "skipped"}
@@ -65,6 +65,11 @@ def _options(data: dict[str, Any]) -> list[str]:
     words.append(f"team {s['team_id']}" if s["team_id"] else "no --team-id")
     words.append(f"{s['max_examples']} examples per operation")
     return words
+
+
+def _seen(statuses: dict[str, Any]) -> int:
+    """How many of the operation's documented statuses came back."""
+    return len(statuses["documented"]) - len(statuses["not_seen"])
 
 
 def _cell_text(cell: dict[str, Any]) -> str:
@@ -249,7 +254,7 @@ def _h_matrix(data: dict[str, Any]) -> str:
         rows.append(f"<tr class='tag'><th colspan='5'>{_e(tag)}</th></tr>")
         for op in operations:
             statuses = op["statuses"]
-            seen = len(statuses["documented"]) - len(statuses["not_seen"])
+            seen = _seen(statuses)
             cells = "".join(_h_cell(op["layers"][layer]) for layer in LAYERS)
             extra = (
                 f" <span class='pill undocumented'>+{_e(', '.join(statuses['undocumented']))}</span>"
@@ -313,6 +318,13 @@ def _h_pills(items: Iterable[tuple[str, str]]) -> str:
     return "".join(f"<span class='pill {css}'>{_e(text)}</span>" for css, text in items)
 
 
+def _h_result(check: dict[str, Any]) -> str:
+    """A check's result and its rule, or why it was skipped, or what failed: two cells of a row."""
+    result = _RESULT[check["status"]]
+    why = check.get("reason") or check.get("message") or check["rule"]
+    return f"<td><span class='pill {result}'>{result}</span></td><td class='rule'>{_e(why)}</td>"
+
+
 def _h_operation(op: dict[str, Any]) -> str:
     layers = op["layers"]
     failed = any(cell["state"] == "failed" for cell in layers.values())
@@ -344,9 +356,7 @@ def _h_operation(op: dict[str, Any]) -> str:
         else "<p class='empty'>No parameters.</p>"
     )
     checks = "".join(
-        f"<tr><td>{_e(c['layer'])}</td><td>{_e(c['check'])}</td>"
-        f"<td><span class='pill {_RESULT[c['status']]}'>{_RESULT[c['status']]}</span></td>"
-        f"<td class='rule'>{_e(c.get('reason') or c.get('message') or c['rule'])}</td></tr>"
+        f"<tr><td>{_e(c['layer'])}</td><td>{_e(c['check'])}</td>{_h_result(c)}</tr>"
         for c in sorted(op["checks"], key=lambda c: (_ORDER[c["status"]], LAYERS.index(c["layer"])))
     )
     check_html = (
@@ -356,7 +366,7 @@ def _h_operation(op: dict[str, Any]) -> str:
         else "<p class='empty'>No check names this operation.</p>"
     )
     requests = ", ".join(f"{layer} {n}" for layer, n in op["requests"].items()) or "none"
-    seen = len(statuses["documented"]) - len(statuses["not_seen"])
+    seen = _seen(statuses)
     sent = sum(1 for p in op["parameters"] if set(p["kinds"]) - {"absent"})
     facts = f"statuses {seen}/{len(statuses['documented'])} · parameters sent {sent}/{len(op['parameters'])}"
     return (
@@ -381,8 +391,7 @@ def _h_coverage(data: dict[str, Any]) -> str:
     if other:
         rows = "".join(
             f"<tr><td>{_e(c['layer'])}</td><td><code>{_e(c['operation_id'])}</code></td><td>{_e(c['check'])}</td>"
-            f"<td><span class='pill {_RESULT[c['status']]}'>{_RESULT[c['status']]}</span></td>"
-            f"<td class='rule'>{_e(c.get('reason') or c.get('message') or c['rule'])}</td></tr>"
+            f"{_h_result(c)}</tr>"
             for c in other
         )
         parts.append(
@@ -424,7 +433,7 @@ def markdown(data: dict[str, Any]) -> str:
             idle = cell["reason"] if cell["reason"] and not cell["reason"].startswith("no ") else "—"
             cells.append(_md(mark + (_cell_text(cell) or idle)))
         statuses = op["statuses"]
-        seen = len(statuses["documented"]) - len(statuses["not_seen"])
+        seen = _seen(statuses)
         lines.append(
             f"| `{op['operation_id']}` | " + " | ".join(cells) + f" | {seen}/{len(statuses['documented'])} |"
         )

@@ -15,7 +15,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -25,13 +25,12 @@ from ..openapi import document as project_document
 from ..openapi import load_document
 from .coverage import Coverage
 from .failures import CheckSkipped
-from .registry import REGISTRY, Check, RunContext
+from .registry import LAYERS, REGISTRY, Check, RunContext, unselected
 from .report import write_report
 from .results import Results, progress_line, summary, write_junit
 from .settings import Settings
 from .target import Target
 
-LAYERS = ("contract", "behaviour", "access")
 EXIT_OK, EXIT_FAILED, EXIT_UNREACHABLE = 0, 1, 3  # 2, bad usage, is click's (cli.py)
 
 
@@ -43,7 +42,7 @@ class Unreachable(Exception):
 class Verdict:
     results: Results
     left_behind: list[str]
-    coverage: dict[str, Any] = field(default_factory=dict)  # coverage.py's documented shape
+    coverage: dict[str, Any]  # coverage.py's documented shape
 
     @property
     def exit_status(self) -> int:
@@ -128,23 +127,7 @@ def _left_out(check: Check, context: RunContext) -> str | None:
         return "--read-only"
     if check.strict and not settings.strict:
         return "not --strict (a gap choice of docs/design.md)"
-    if check.records_own or context.selected(check.operation):
-        return None
-    if set(settings.exclude) & {check.operation, *_tags(context, check.operation)}:
-        return "excluded by --exclude"
-    return "not in --include"
-
-
-def _tags(context: RunContext, operation: str) -> list[str]:
-    return next(
-        (
-            op.get("tags", [])
-            for item in context.document["paths"].values()
-            for op in item.values()
-            if isinstance(op, dict) and op.get("operationId") == operation
-        ),
-        [],
-    )
+    return None if check.records_own else unselected(context.document, settings, check.operation)
 
 
 def _run_one(check: Check, context: RunContext) -> None:

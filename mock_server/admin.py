@@ -34,10 +34,10 @@ def user_credentials(user: Account) -> dict[str, Any]:
     }
 
 
-def mount(app: Any, sessions: Sessions, api_key: str, controls: bool = True) -> None:
+def mount(app: Any, sessions: Sessions, api_key: str) -> None:
     """Add the admin routes to a connexion app. Each acts on the request's session
-    (`X-Mock-Session`, sessions.py): its store and, with `controls`, the journal's and the
-    faults' routes of journal.py and control.py on its controls. The API key is the server's."""
+    (`X-Mock-Session`, sessions.py): its store and, for the journal's and the faults' routes of
+    journal.py and control.py, its controls. The API key is the server's."""
 
     async def get_credentials(request: Request) -> JSONResponse:
         store = _session(request).store
@@ -86,9 +86,9 @@ def mount(app: Any, sessions: Sessions, api_key: str, controls: bool = True) -> 
         ("/snapshot", get_snapshot, ["GET"]),
         ("/snapshot", put_snapshot, ["PUT"]),
         ("/notifications", notifications, ["GET"]),
+        *journal.admin_routes(_controls),
+        *control.admin_routes(_controls),
     ]
-    if controls:
-        routes += journal.admin_routes(_controls) + control.admin_routes(_controls)
     for path, endpoint, methods in routes:
         app.add_url_rule(PREFIX + path, endpoint.__name__, endpoint, methods=methods)
     # Another method would fall through to the API's catch-all mount and be a 404: answer 405.

@@ -50,7 +50,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..openapi import document, path_template, resolve
 from .errors import InvalidInput, NotFound
-from .journal import DEFAULT_SIZE, FINDINGS, NOT_API, OPERATION, Finding, Journal, finding
+from .journal import DEFAULT_SIZE, FINDINGS, OPERATION, Finding, Journal, finding
 from .sessions import SESSION
 
 PREFER = b"prefer"  # the request header of Prefer
@@ -465,8 +465,9 @@ class Controls:
 
 # ---------------------------------------------------------------------- ASGI middleware
 class ControlMiddleware:
-    """Prefer, faults, latency and the error rate; put it inside the journal, outside the cache.
-    The controls are those of the request's session (`scope[SESSION]`), else `controls`."""
+    """Prefer, faults, latency and the error rate; put it inside the journal (whose match of the
+    operation, `scope[OPERATION]`, it acts on), outside the cache. The controls are those of the
+    request's session (`scope[SESSION]`), else `controls`."""
 
     def __init__(self, app: Any, controls: Controls):
         self.app = app
@@ -485,12 +486,7 @@ class ControlMiddleware:
         if prefer is None and not controls.active:  # the common case: nothing to do
             await self.app(scope, receive, send)
             return
-        if OPERATION in scope:
-            operation = scope[OPERATION]
-        elif scope["path"].startswith(NOT_API):
-            operation = None
-        else:
-            operation = controls.operations.match(scope["method"], scope["path"])
+        operation = scope.get(OPERATION)  # matched by the journal above (absent: not the API)
         if operation is None:
             await self.app(scope, receive, send)
             return

@@ -173,6 +173,14 @@ def _body_fields(method: str, template: str | None) -> dict[str, dict[str, Any]]
     return properties(body.get("content", {}).get("application/json", {}).get("schema", {}))
 
 
+def flat_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema resolved; `description` + `allOf: [$ref]` (no type of its own) read as that one."""
+    schema = resolve(schema)
+    if "allOf" in schema and "type" not in schema:
+        schema = {**resolve(schema["allOf"][0]), **{k: v for k, v in schema.items() if k != "allOf"}}
+    return schema
+
+
 def properties(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """name -> resolved schema of each property the schema names, at its top level or in its
     allOf/oneOf/anyOf parts. The first definition of a name counts: a part's own properties,
@@ -181,9 +189,7 @@ def properties(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     schema = resolve(schema)
     out: dict[str, dict[str, Any]] = {}
     for name, prop in schema.get("properties", {}).items():
-        prop = resolve(prop)
-        if "allOf" in prop and "type" not in prop:  # `description` + `allOf: [$ref]`
-            prop = {**resolve(prop["allOf"][0]), **{k: v for k, v in prop.items() if k != "allOf"}}
+        prop = flat_schema(prop)
         out[name] = {**prop, "items": resolve(prop.get("items", {}))}
     for part in [*schema.get("allOf", []), *schema.get("oneOf", []), *schema.get("anyOf", [])]:
         for name, prop in properties(part).items():

@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from ..openapi import document, resolve
-from .forms import empty_value, means_nothing, properties, split_key
+from .forms import empty_value, flat_schema, means_nothing, properties, split_key
 
 QUERY, BODY = "query", "body"
 LONGEST_NAME = 100  # a finding names at most this much of a field or parameter (a key may be huge)
@@ -70,7 +70,7 @@ def declared(method: str, template: str | None) -> Declared | None:
     for parameter in [*item.get("parameters", []), *operation.get("parameters", [])]:
         parameter = resolve(parameter)
         if parameter.get("in") == "query":
-            params[parameter["name"]] = _flat_schema(parameter.get("schema", {}))
+            params[parameter["name"]] = flat_schema(parameter.get("schema", {}))
     body = resolve(operation.get("requestBody")) if operation.get("requestBody") else None
     schema = body.get("content", {}).get("application/json", {}).get("schema", {}) if body else {}
     fields = properties(schema) if body else None
@@ -89,13 +89,6 @@ def declared(method: str, template: str | None) -> Declared | None:
         shared=names.difference(*(own for _, own in branches)),
         branches=branches,
     )
-
-
-def _flat_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    schema = resolve(schema)
-    if "allOf" in schema and "type" not in schema:
-        schema = {**resolve(schema["allOf"][0]), **{k: v for k, v in schema.items() if k != "allOf"}}
-    return schema
 
 
 # ---------------------------------------------------------------------- the query string

@@ -33,11 +33,9 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 
 from . import load_inventory
 from .compat.openapi_spec_validator import META_SCHEMA_V30, SemanticValidator
-from .loader import DocumentError, load, loads, one_line
+from .loader import DocumentError, load, one_line
 from .refs import LOOP, MISSING, Parts, Resolver, follow, parts_of, pointer
-from .walk import HTTP_METHODS, Operation, operations, path_items, shape
-
-__all__ = ["HTTP_METHODS", "DocumentError", "Problem", "Report", "lint", "load", "loads", "pointer"]
+from .walk import Operation, operations, path_items, shape
 
 MAX_MESSAGE = 300
 MAX_REF_HOPS = 32

@@ -17,14 +17,14 @@ MISSING: Final[Any] = object()
 LOOP: Final = "loop"
 
 
-def pointer(parts: Iterable[str | int]) -> str:
-    """RFC 6901 pointer from path parts: `("paths", "/v1/items", "get")` -> `/paths/~1v1~1items/get`."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
-
-
 def esc(part: str | int) -> str:
     """One pointer token, escaped (without its slash)."""
     return str(part).replace("~", "~0").replace("/", "~1")
+
+
+def pointer(parts: Iterable[str | int]) -> str:
+    """RFC 6901 pointer from path parts: `("paths", "/v1/items", "get")` -> `/paths/~1v1~1items/get`."""
+    return "".join("/" + esc(part) for part in parts)
 
 
 def parts_of(fragment: str) -> Parts | None:

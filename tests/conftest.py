@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
-from csapi.openapi import lint, load_inventory
+from csapi.openapi import load_inventory
+from csapi.openapi.loader import loads
 
 MINI_YAML = """\
 openapi: 3.0.3
@@ -108,7 +109,7 @@ def mini_yaml() -> str:
 @pytest.fixture
 def mini() -> dict[str, Any]:
     """A fresh parse of the small document (timestamps kept as strings), free to break."""
-    return lint.loads(MINI_YAML)
+    return loads(MINI_YAML)
 
 
 @pytest.fixture
@@ -161,7 +162,7 @@ def _document_for_inventory(operations: list[dict[str, str]]) -> dict[str, Any]:
         if parameters:
             operation["parameters"] = parameters
         paths.setdefault(entry["path"], {})[entry["method"].lower()] = operation
-    message = lint.loads(MINI_YAML)["components"]["schemas"]["Message"]
+    message = loads(MINI_YAML)["components"]["schemas"]["Message"]
     return {
         "openapi": "3.0.3",
         "info": {"title": "Generated", "version": "1.0"},

@@ -15,7 +15,6 @@ import json
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,26 +22,16 @@ import pytest
 from click.testing import CliRunner
 
 from csapi.cli import main
-from csapi.openapi import DOCUMENT_PATH
+from csapi.openapi import DOCUMENT_PATH, document
 from csapi.openapi import diff as diff_module
-from csapi.openapi.diff import Change, Classification, compare, diff, parse
+from csapi.openapi.diff import Change, Classification, compare, diff
+from tests.diff.documents import Document, real, reverse_keys
 
-Document = dict[str, Any]
 BREAKING, OBLIGATION, COMPATIBLE = (
     Classification.BREAKING,
     Classification.OBLIGATION,
     Classification.COMPATIBLE,
 )
-
-
-@cache
-def _real() -> Document:
-    return parse(DOCUMENT_PATH.read_text(encoding="utf-8"))
-
-
-def real() -> Document:
-    """A fresh copy of the project's document, free to edit."""
-    return copy.deepcopy(_real())
 
 
 def schema(doc: Document, name: str) -> dict[str, Any]:
@@ -515,7 +504,7 @@ CORPUS = [
 def changes_of(edit: Callable[[Document], None]) -> list[Change]:
     new = real()
     edit(new)
-    return diff(_real(), new)
+    return diff(document(), new)
 
 
 @pytest.mark.parametrize("case", CORPUS, ids=lambda case: case.name)
@@ -569,21 +558,13 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 
 
 def test_the_real_document_against_itself_reports_nothing(engine: str) -> None:
-    report = compare(_real(), real())
+    report = compare(document(), real())
     assert report.changes == ()
     assert report.summary().startswith("No changes")
 
 
-def _reversed(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {key: _reversed(node[key]) for key in reversed(list(node))}
-    if isinstance(node, list):
-        return [_reversed(value) for value in node]
-    return node
-
-
 def test_reordering_every_key_reports_nothing(engine: str) -> None:
-    assert diff(_real(), _reversed(real())) == []
+    assert diff(document(), reverse_keys(real())) == []
 
 
 def test_reordering_parameters_and_enums_reports_nothing() -> None:
@@ -591,7 +572,7 @@ def test_reordering_parameters_and_enums_reports_nothing() -> None:
     operation(new, "/v1/collections", "get")["parameters"].reverse()
     schema(new, "Collection")["properties"]["view_mode"]["enum"].reverse()
     schema(new, "Item")["required"].reverse()
-    assert diff(_real(), new) == []
+    assert diff(document(), new) == []
 
 
 def rename_path_parameter(doc: Document) -> None:
@@ -643,7 +624,7 @@ def refactor_references(doc: Document) -> None:
 
 
 def test_refactoring_references_reports_nothing() -> None:
-    assert diff(_real(), _with(refactor_references)) == []
+    assert diff(document(), _with(refactor_references)) == []
 
 
 def _with(edit: Callable[[Document], None]) -> Document:
@@ -670,7 +651,7 @@ def test_a_ref_cycle_does_not_loop() -> None:
     new = real()
     new["components"]["schemas"]["Loop"] = {"$ref": "#/components/schemas/Loop"}
     schema(new, "Item")["properties"]["name"] = {"$ref": "#/components/schemas/Loop"}
-    rules = {c.rule for c in diff(_real(), new)}
+    rules = {c.rule for c in diff(document(), new)}
     assert rules == {"type-changed"}  # a string became "anything": loosened
 
 
@@ -751,7 +732,7 @@ def test_cli_markdown(documents: tuple[Path, Path]) -> None:
     ],
 )
 def test_fail_on(edit: Callable[[Document], None], fail_on: str, fails: bool) -> None:
-    assert compare(_real(), _with(edit)).fails(fail_on) is fails
+    assert compare(document(), _with(edit)).fails(fail_on) is fails
 
 
 @pytest.mark.parametrize("value", ["breaking-client", "breaking-server"])

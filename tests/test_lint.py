@@ -16,8 +16,11 @@ from typing import Any
 import pytest
 import yaml
 
-from csapi.openapi import DOCUMENT_PATH, lint
-from csapi.openapi.lint import Problem, pointer, validate_document
+from csapi.openapi import DOCUMENT_PATH
+from csapi.openapi.lint import Problem, validate_document
+from csapi.openapi.loader import load
+from csapi.openapi.refs import pointer
+from csapi.openapi.walk import HTTP_METHODS
 
 Document = dict[str, Any]
 Check = Callable[..., list[Problem]]
@@ -361,7 +364,7 @@ def test_recursive_yaml_alias_is_a_parse_problem(check: Check, mini_yaml: str) -
 def _project_document() -> Document:
     if not DOCUMENT_PATH.exists():
         pytest.fail(f"{DOCUMENT_PATH} does not exist yet", pytrace=False)
-    return lint.load(DOCUMENT_PATH)
+    return load(DOCUMENT_PATH)
 
 
 @pytest.fixture
@@ -417,7 +420,7 @@ def media_type_with_integer_field(document: Document) -> tuple[tuple[str | int, 
     """A 2xx JSON media type whose body (or each array entry) has an integer field, and a bad example."""
     for path, item in sorted(document["paths"].items()):
         for method in sorted(item):
-            if method not in lint.HTTP_METHODS:
+            if method not in HTTP_METHODS:
                 continue
             try:
                 parts = success_media_type(document, path, method)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..failures import AccessDenied, AccessLeak, expect
+from ..http import create_collection, create_item
 from ..registry import RunContext, check
 from ..settings import User
 from ..target import Exchange
@@ -15,8 +16,6 @@ from .common import (
     READER_PERMISSIONS,
     RULE_COLLABORATOR,
     RULE_PERMISSIONS,
-    create_collection,
-    create_item,
     expect_invisible,
     expect_readable,
     owner_of,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..failures import AccessDenied, AccessLeak, CheckFailed, WrongStatus, expect
+from ..http import create_collection, create_item, create_thing
 from ..registry import RunContext
 from ..settings import User
 from ..target import Exchange, Target
@@ -182,29 +183,3 @@ def _make_scene(ctx: RunContext) -> Scene:
     public = create_collection(ctx, "public", "public")
     public_item = create_item(ctx, public, "public item", "text of a public item")
     return Scene(word, private, item, comment, shareable, public, public_item)
-
-
-def create_thing(
-    ctx: RunContext, kind: str, path: str, body: dict[str, Any], delete_path: str, user: User | None = None
-) -> int:
-    """Create a thing as `user` (default the owner) and register it for cleanup; its id."""
-    user = user or owner_of(ctx)
-    exchange = ctx.target.request("POST", path, user=user, json_body=body)
-    made = exchange.json()
-    expect(
-        exchange.status in (200, 201) and isinstance(made, dict) and isinstance(made.get("id"), int),
-        f"POST {path} as {who(user)} should create a {kind}, got {exchange.status}",
-        exchange,
-    )
-    ctx.target.created(kind, delete_path.format(id=made["id"]), user)
-    return made["id"]
-
-
-def create_collection(ctx: RunContext, label: str, kind: str, user: User | None = None) -> int:
-    body = {"name": ctx.target.name(label), "type": kind}
-    return create_thing(ctx, "collection", "/v1/collections", body, "/v1/collections/{id}", user)
-
-
-def create_item(ctx: RunContext, collection: int, name: str, content: str, shareable: bool = False) -> int:
-    body = {"type": "text", "name": ctx.target.name(name), "content": content, "shareable": shareable}
-    return create_thing(ctx, "item", f"/v1/collections/{collection}/items", body, "/v1/items/{id}")

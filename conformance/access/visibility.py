@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..failures import AccessLeak, CheckSkipped, NotStored, WrongStatus, expect
+from ..http import create_collection, create_item
 from ..registry import RunContext, check
 from ..settings import User
 from ..target import Exchange
@@ -25,8 +26,6 @@ from .common import (
     RULE_PUBLIC,
     RULE_SHAREABLE,
     Scene,
-    create_collection,
-    create_item,
     expect_invisible,
     expect_readable,
     expect_refused,

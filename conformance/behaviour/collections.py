@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..failures import CheckSkipped, NotGone, NotHonoured, NotStored, StaleCount, WrongStatus
-from ..http import LAYER, P_PAGES, R_ONE, R_PAGES, SERIAL, Session, ids_of, session, word
+from ..failures import NotGone, NotHonoured, NotStored, StaleCount, WrongStatus
+from ..http import LAYER, P_PAGES, R_ONE, R_PAGES, Session, counts, ids_of, session, unique, unpaid
 from ..registry import RunContext, check
 
 
@@ -52,10 +52,6 @@ def collection_update_persists(ctx: RunContext) -> None:
         s.expect(not wrong, f"a GET after Update a collection shows {wrong}, sent {sent}", kind=NotStored)
 
 
-def _counts(s: Session) -> dict[str, Any]:
-    return s.body(s.call("GET", "/v1/collections/count"))
-
-
 def _collection_ids(s: Session, params: dict[str, Any] | None = None) -> list[Any]:
     return ids_of(s.listing("/v1/collections", params or {}))
 
@@ -70,7 +66,7 @@ def deleted_collection_is_gone(ctx: RunContext) -> None:
     with session(ctx) as s:
         data = s.new_collection()
         cid = data["id"]
-        before = _counts(s)
+        before = counts(s)
         s.expect(
             cid in _collection_ids(s), f"the new collection {cid} is not in List collections", kind=NotStored
         )
@@ -85,7 +81,7 @@ def deleted_collection_is_gone(ctx: RunContext) -> None:
             f"the deleted collection {cid} is still in List collections",
             kind=NotGone,
         )
-        after = _counts(s)
+        after = counts(s)
         for key in ("total", "owned"):
             s.expect(
                 isinstance(before.get(key), int) and after.get(key) == before[key] - 1,
@@ -134,9 +130,9 @@ def deleted_collection_404(ctx: RunContext) -> None:
 )
 def collection_counts_follow(ctx: RunContext) -> None:
     with session(ctx) as s:
-        before = _counts(s)
+        before = counts(s)
         cid = s.new_collection()["id"]
-        made = _counts(s)
+        made = counts(s)
         for key in ("total", "owned"):
             s.expect(
                 made.get(key) == before.get(key, 0) + 1,
@@ -145,7 +141,7 @@ def collection_counts_follow(ctx: RunContext) -> None:
             )
         archived = s.call("PUT", f"/v1/collections/{cid}", ok=(200, 402), json_body={"archived": True})
         if archived.status == 200:
-            now = _counts(s)
+            now = counts(s)
             s.expect(
                 now.get("archived") == made.get("archived", 0) + 1,
                 f"archived went from {made.get('archived')} to {now.get('archived')} when one was archived",
@@ -154,7 +150,7 @@ def collection_counts_follow(ctx: RunContext) -> None:
         s.call("DELETE", f"/v1/collections/{cid}")
         s.gone(f"/v1/collections/{cid}")
         s.collections.remove(cid)
-        after = _counts(s)
+        after = counts(s)
         s.expect(
             after == before,
             f"the counts after deleting the collection are {after}, before it {before}",
@@ -173,9 +169,7 @@ def archived_are_listed(ctx: RunContext) -> None:
         cid = s.new_collection()["id"]
         exchange = s.call("PUT", f"/v1/collections/{cid}", ok=(200, 402), json_body={"archived": True})
         if exchange.status == 402:
-            raise CheckSkipped(
-                "archived is a paid-plan field and the first --user got 402: needs a paid plan"
-            )
+            raise unpaid("archived")
         s.expect(
             s.collection(cid).get("archived") is True,
             "a GET after archiving shows archived false",
@@ -218,7 +212,7 @@ def collections_pages(ctx: RunContext) -> None:
 )
 def collections_filters(ctx: RunContext) -> None:
     with session(ctx) as s:
-        token = word(ctx.target.run_id, next(SERIAL))
+        token = unique(s)
         cid = s.new_collection(name=f"{ctx.target.name('find')} {token}")["id"]
         s.new_collection()
         owned = s.listing("/v1/collections", {"owned": "true"})

@@ -159,7 +159,7 @@ def items_tags_filter(ctx: RunContext) -> None:
     with session(ctx) as s:
         probe, _ = s.new_item(s.new_collection()["id"], ok=(201, 402), tags=[ctx.target.name("probe")])
         if probe.status == 402:
-            raise unpaid(probe)
+            raise unpaid("tags")
         _, m = _filter_world(s, paid=True)
         fa, fb = ctx.target.name("fa"), ctx.target.name("fb")
         _expect_listed(s, {"tags": fa}, [m["text"], m["link"]], [m["text"], m["link"]])

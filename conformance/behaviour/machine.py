@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, get_state_machine_test, initialize, rule
 
 from ..failures import CheckFailed, NotGone, NotStored
-from ..http import LAYER, RECORDER, SERIAL, Session, differences, metadata, tag_names, word
+from ..http import LAYER, RECORDER, SERIAL, Session, differences, metadata, tag_names, unique, unpaid
 from ..registry import Check, RunContext, check, record, recorded_by
 from ..results import ERROR, FAIL, PASS, SKIP
 from .machine_items import ItemSteps
@@ -81,7 +81,7 @@ class BehaviourMachine(ItemSteps, MoveSteps, SocialSteps, Observations, RuleBase
         return [c for c in self.cols if pick(c)]
 
     def new_token(self) -> tuple[str, str]:
-        token = word(self.s.target.run_id, next(SERIAL))
+        token = unique(self.s)
         return f"{self.s.target.name('m')} {token}", token
 
     def adopt(self, data: dict[str, Any], like: Model | None = None) -> Model:
@@ -278,4 +278,4 @@ def _record_machine(ctx: RunContext, run: MachineRun, seconds: float) -> None:
     if run.paid is False:
         for prop in sorted({p for p in recorded_by(RECORDER) if p.paid}, key=lambda p: (p.operation, p.name)):
             if ctx.selected(prop.operation):
-                record(ctx, prop, SKIP, run.unpaid_note)
+                record(ctx, prop, SKIP, str(unpaid("tags")))

@@ -102,7 +102,7 @@ class MoveSteps:
             json_body={"items": [m.id for m in tagging], "tags": [name]},
         )
         if exchange.status == 402:
-            self.run.no_tags(exchange)
+            self.run.paid = False
             return
         self.run.paid = True
         for item in tagging:

@@ -6,7 +6,7 @@ import math
 import random
 
 from ..failures import NotGone, NotHonoured, NotStored, StaleCount
-from ..http import P_COLL_ONE, P_PAGES, ids_of
+from ..http import P_COLL_ONE, P_PAGES, found, ids_of, search, tag_counts
 from .model import action
 from .properties import (
     P_COLL_TAGS,
@@ -94,7 +94,7 @@ class Observations:
     @action(P_TAG_COUNT, when=lambda self: self.run.paid)
     def check_tags(self, rnd: random.Random) -> None:
         names = [n.casefold() for n in [*self.pool, *self.solo]]
-        counts = self.tag_counts("/v1/tags")
+        counts = tag_counts(self.s, "/v1/tags")
         want = {n: sum(n in m.tags for m in self.items.values()) for n in names}
         got = {n: counts.get(n, 0) for n in names}
         self.s.expect(
@@ -104,7 +104,7 @@ class Observations:
         )
         if self.run.ctx.selected(P_COLL_TAGS.operation):
             col = rnd.choice(self.cols)
-            counts = self.tag_counts(f"/v1/collections/{col}/tags")
+            counts = tag_counts(self.s, f"/v1/collections/{col}/tags")
             want = {n: sum(n in m.tags for m in self.live(col)) for n in names}
             got = {n: counts.get(n, 0) for n in names}
             self.s.expect(
@@ -114,37 +114,21 @@ class Observations:
                 kind=StaleCount,
             )
 
-    def tag_counts(self, path: str) -> dict[str, int]:
-        entries = self.s.body(self.s.call("GET", path), list)
-        return {
-            str(e.get("name")).casefold(): e.get("items_total_count") for e in entries if isinstance(e, dict)
-        }
-
     @action(P_SEARCH, when=lambda self: self.deleted)
     def check_search(self, rnd: random.Random) -> None:
         item = rnd.choice(self.deleted)
-        exchange = self.s.call("GET", "/v1/search", params={"q": item.token})
-        hits = [
-            e
-            for e in self.s.body(exchange, list)
-            if isinstance(e, dict)
-            and e.get("id") == item.id
-            and e.get("type") not in ("collection", "comment")
-        ]
+        hits, _ = search(self.s, q=item.token)
         self.s.expect(
-            not hits,
+            not found(hits, item.id, ("item",)),
             f"search for {item.token!r} still finds the deleted item {item.id}",
-            exchange,
             kind=NotGone,
         )
         if self.s.strict and self.items:
             live = self.items[rnd.choice(sorted(self.items))]
-            exchange = self.s.call("GET", "/v1/search", params={"q": live.token})
-            found = [e.get("id") for e in self.s.body(exchange, list) if isinstance(e, dict)]
+            hits, _ = search(self.s, q=live.token)
             self.s.expect(
-                live.id in found,
+                live.id in ids_of(hits),
                 f"search for {live.token!r} does not find item {live.id}",
-                exchange,
-                P_SEARCH_FINDS,
+                prop=P_SEARCH_FINDS,
                 kind=NotStored,
             )

@@ -7,9 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..http import unpaid
 from ..registry import Check, RunContext
-from ..target import Exchange
 
 
 # ---------------------------------------------------------------------- the reference model
@@ -41,8 +39,7 @@ class MachineRun:
     failure: BaseException | None = None
     failed_prop: Check | None = None
     failed_at: str = ""
-    paid: bool | None = None
-    unpaid_note: str = ""
+    paid: bool | None = None  # None until a tag was sent, False once one was refused (402)
     examples: int = 0
     steps: int = 0
 
@@ -59,10 +56,6 @@ class MachineRun:
             return False
         wanted = (prop.operation, *feeds)
         return prop.operation == "items.create_item" or any(self.ctx.selected(op) for op in wanted)
-
-    def no_tags(self, exchange: Exchange) -> None:
-        self.paid = False
-        self.unpaid_note = str(unpaid(exchange))
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,7 @@ def update_items_tags(ctx: RunContext) -> None:
         cid = s.new_collection()["id"]
         first, _ = s.new_item(cid, ok=(201, 402), tags=[ctx.target.name("old")])
         if first.status == 402:
-            raise unpaid(first)
+            raise unpaid("tags")
         second = s.add_item(cid)
         new = ctx.target.name("new")
         s.call(

@@ -10,8 +10,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..failures import CheckSkipped
-from ..http import LAYER, P_COLL_ONE, SERIAL, Session, ids_of, session, word
+from ..http import LAYER, P_COLL_ONE, SERIAL, Session, create_collection, ids_of, session, unique, unpaid
 from ..registry import RunContext, check
 from ..settings import User
 from .parameters_common import honoured
@@ -36,10 +35,6 @@ def named(s: Session, token: str, label: str = "") -> dict[str, Any]:
     return s.new_collection(name=f"{s.target.name('c')} {token} {label}".rstrip())
 
 
-def token_of(s: Session) -> str:
-    return word(s.target.run_id, next(SERIAL))
-
-
 def listed_ids(s: Session, params: dict[str, Any]) -> list[Any]:
     return ids_of(s.listing("/v1/collections", params))
 
@@ -48,16 +43,8 @@ def listed_ids(s: Session, params: dict[str, Any]) -> list[Any]:
 def shared_by(s: Session, other: User) -> Iterator[int]:
     """A collection the other user makes and shares with the main actor; deleted afterwards."""
     target = s.target
-    body = {"name": target.name(f"c{next(SERIAL)}"), "type": "private"}
-    made = target.request("POST", "/v1/collections", user=other, json_body=body)
-    s.expect(
-        made.status == 201 and isinstance((made.json() or {}).get("id"), int),
-        f"the second user could not create a collection (HTTP {made.status})",
-        made,
-    )
-    cid = made.json()["id"]
+    cid = create_collection(s.ctx, f"c{next(SERIAL)}", "private", other)
     path = f"/v1/collections/{cid}"
-    target.created("collection", path, other)
     try:
         added = target.request("POST", f"{path}/users", user=other, json_body={"id": s.me.id})
         s.expect(
@@ -94,9 +81,7 @@ def collections_status_filter(ctx: RunContext) -> None:
         for cid, field in ((archived, "archived"), (highlighted, "highlighted")):
             put = s.call("PUT", f"/v1/collections/{cid}", ok=(200, 402), json_body={field: True})
             if put.status == 402:
-                raise CheckSkipped(
-                    f"{field} is a paid-plan field and the first --user got 402: needs a paid plan"
-                )
+                raise unpaid(field)
         cases: tuple[tuple[str, set[int], str | None], ...] = (
             ("archived", {archived}, "archived"),
             ("highlighted", {highlighted}, "highlighted"),
@@ -119,7 +104,7 @@ def collections_status_filter(ctx: RunContext) -> None:
 @check(LAYER, _LC, "sort=name lists by name", R_SORT)
 def collections_sorted_by_name(ctx: RunContext) -> None:
     with session(ctx) as s:
-        token = token_of(s)
+        token = unique(s)
         made = {label: named(s, token, label)["id"] for label in ("b", "c", "a")}  # made out of order
         got = listed_ids(s, {"q": token, "sort": "name"})
         want = [made["a"], made["b"], made["c"]]
@@ -159,7 +144,7 @@ def log_access_touches(ctx: RunContext) -> None:
 @check(LAYER, _LC, "sort=recent lists the most recently accessed first", R_SORT, strict=True)
 def collections_sorted_by_recent(ctx: RunContext) -> None:
     with session(ctx) as s:
-        token = token_of(s)
+        token = unique(s)
         first, middle, _ = (named(s, token)["id"] for _ in range(3))
         time.sleep(ACCESS_TICK)
         s.one(f"/v1/collections/{middle}", P_COLL_ONE, {"log_access": "true"})
@@ -194,7 +179,7 @@ def _expect_users(s: Session, entry: dict[str, Any], want: set[int], what: str) 
 @check(LAYER, _LC, "include=items and include=users carry each collection's items and users", R_INCLUDE)
 def collections_include(ctx: RunContext) -> None:
     with session(ctx) as s:
-        token = token_of(s)
+        token = unique(s)
         cid = named(s, token)["id"]
         items = {s.add_item(cid)["id"] for _ in range(2)}
         want = _with_collaborator(s, ctx, cid)

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..failures import CheckSkipped
-from ..http import LAYER, P_COLL_ONE, P_ITEM_ONE, Session, ids_of, session
+from ..http import LAYER, P_COLL_ONE, P_ITEM_ONE, Session, ids_of, session, unpaid
 from ..registry import RunContext, check
 from .parameters_common import honoured
 
@@ -73,9 +72,7 @@ def collection_items_sorted(ctx: RunContext) -> None:
             body = {"sort_by": "name", "sort_order": order}
             put = s.call("PUT", f"/v1/collections/{cid}", ok=(200, 402), json_body=body)
             if put.status == 402:
-                raise CheckSkipped(
-                    "sort_by is a paid-plan field and the first --user got 402: needs a paid plan"
-                )
+                raise unpaid("sort_by")
             got = _ids(s, {"collection_id": cid})
             honoured(
                 s,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..http import LAYER, SERIAL, Session, session, word
+from ..http import LAYER, Session, session, unique
 from ..registry import RunContext, check
 from .parameters_common import honoured
 
@@ -26,7 +26,7 @@ def _pages_as_per_page(s: Session, path: str, params: dict[str, Any], made: int)
 @check(LAYER, "collections.list_collections", "count pages as per_page", R_COUNT, strict=True)
 def collections_count_alias(ctx: RunContext) -> None:
     with session(ctx) as s:
-        token = word(ctx.target.run_id, next(SERIAL))
+        token = unique(s)
         for _ in range(4):
             s.new_collection(name=f"{ctx.target.name('counted')} {token}")
         _pages_as_per_page(s, "/v1/collections", {"q": token}, 4)
@@ -44,7 +44,7 @@ def items_count_alias(ctx: RunContext) -> None:
 @check(LAYER, "search.search", "count pages as per_page", R_COUNT, strict=True)
 def search_count_alias(ctx: RunContext) -> None:
     with session(ctx) as s:
-        token = word(ctx.target.run_id, next(SERIAL))
+        token = unique(s)
         cid = s.new_collection()["id"]
         for _ in range(4):
             s.add_item(cid, name=f"{ctx.target.name('counted')} {token}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..failures import CheckSkipped
-from ..http import LAYER, SERIAL, Session, session, total_count, word
+from ..http import LAYER, SERIAL, Session, session, total_count, unique
 from ..registry import RunContext, check
 from .parameters_common import honoured
 from .parameters_items import LISBON
@@ -56,7 +56,7 @@ def _world(s: Session, token: str) -> tuple[dict[str, tuple[str, Any]], str | No
 )
 def search_filters(ctx: RunContext) -> None:
     with session(ctx) as s:
-        token = word(ctx.target.run_id, next(SERIAL))
+        token = unique(s)
         made, tag = _world(s, token)
         ours = set(made.values())
         full = s.listing("/v1/search", {"q": token})

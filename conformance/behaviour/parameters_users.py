@@ -4,9 +4,7 @@ the codes also stand for rows of conformance/rules/wording.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..http import LAYER, SERIAL, Session, ids_of, session
+from ..http import LAYER, SERIAL, Session, ids_of, me, session
 from ..registry import RunContext, check
 from .parameters_common import honoured
 
@@ -14,11 +12,6 @@ R_INCLUDE = "spec 4.4 Get current user: include emails, teams, teams_total_count
 R_AVAILABLE = (
     "spec 4.4 Get email / username availability; spec 2.13: codes email_available, username_available"
 )
-
-
-def me(s: Session, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = s.body(s.call("GET", "/v1/users/me", params=params))
-    return data
 
 
 def unused_address(s: Session) -> str:
@@ -31,14 +24,14 @@ def current_user_includes(ctx: RunContext) -> None:
         address = unused_address(s)
         made = s.body(s.call("POST", "/v1/emails", ok=(201,), json_body={"email": address}))
         s.register("email", f"/v1/emails/{made.get('id')}")
-        emails = me(s, {"include": "emails"}).get("emails")
+        emails = me(s, include="emails").get("emails")
         honoured(
             s,
             isinstance(emails, list) and made.get("id") in ids_of(emails),
             f"include=emails gives {emails!r:.300}, without the new address {address}",
         )
         teams = set(ids_of(s.body(s.call("GET", "/v1/teams"), list)))
-        got = me(s, {"include": ["teams", "teams_total_count"]})
+        got = me(s, include=["teams", "teams_total_count"])
         listed = got.get("teams")
         honoured(
             s,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import http
 from ..failures import NotGone, NotStored, StaleCount
 from ..http import LAYER, session, unpaid
 from ..registry import RunContext, check
@@ -17,19 +18,11 @@ def tag_counts(ctx: RunContext) -> None:
         name = ctx.target.name("counted")
         first, _ = s.new_item(cid, ok=(201, 402), tags=[name])
         if first.status == 402:
-            raise unpaid(first)
+            raise unpaid("tags")
         second = s.add_item(cid, tags=[name])
 
         def counted(path: str) -> Any:
-            entries = s.body(s.call("GET", path), list)
-            return next(
-                (
-                    e.get("items_total_count")
-                    for e in entries
-                    if isinstance(e, dict) and str(e.get("name")).casefold() == name.casefold()
-                ),
-                0,
-            )
+            return http.tag_counts(s, path).get(name.casefold(), 0)
 
         for path in ("/v1/tags", f"/v1/collections/{cid}/tags"):
             s.expect(

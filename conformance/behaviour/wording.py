@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..failures import CheckSkipped, WrongWording
-from ..http import LAYER, SERIAL, Session, ids_of, session
+from ..http import LAYER, Session, ids_of, session, unpaid
 from ..registry import RunContext, check
 from ..target import Exchange
+from .parameters_users import unused_address
 
 R_DELETED = "spec 2.13 message object; spec 4: a delete answers 200, message (code deleted)"
 R_CODES = "docs/design.md, Status codes: every error is {code, message} with the code of its status"
@@ -84,7 +85,7 @@ def delete_reaction_says_deleted(ctx: RunContext) -> None:
 @check(LAYER, "emails.delete_email_address", "Delete an email address says code deleted", R_DELETED)
 def delete_email_says_deleted(ctx: RunContext) -> None:
     with session(ctx) as s:
-        address = f"{ctx.target.name(f'e{next(SERIAL)}')}@example.com"
+        address = unused_address(s)
         makes_and_deletes(s, "/v1/emails", {"email": address}, "email", "Delete an email address")
 
 
@@ -96,7 +97,7 @@ def delete_tag_says_deleted(ctx: RunContext) -> None:
             "POST", f"/v1/items/{item['id']}/tags", ok=(201, 402), json_body={"name": ctx.target.name("t")}
         )
         if made.status == 402:
-            raise CheckSkipped("tags are a paid-plan field and the first --user got 402: needs a paid plan")
+            raise unpaid("tags")
         path = f"/v1/tags/{s.body(made).get('id')}"
         s.register("tag", path)
         deletes(s, path, "Delete a tag")

@@ -12,23 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..http import LAYER, Session, session
+from ..http import LAYER, Session, entry, me, session, unique, unpaid
 from ..registry import RunContext, check
 from ..settings import User
-from .writes_common import (
-    as_user,
-    counted,
-    entry,
-    managed_team,
-    me,
-    members,
-    skip_unpaid,
-    stored,
-    teams_of,
-    unique,
-    username_for,
-    vanished,
-)
+from .writes_common import counted, managed_team, members, stored, teams_of, username_for, vanished
 
 R_MEMBER = "spec 4.3 Add team member: id or email, kind (user default, or manager); spec 2.6, 2.7, 2.9"
 R_REMOVED = "spec 4.3 Remove team member: gone from the members, the team's users and the user's teams"
@@ -78,7 +65,7 @@ def _expect_member(s: Session, team_id: int, user: User, kind: str, before: Any,
     )
 
 
-def _remove(ctx: RunContext, s: Session, team_id: int, user: User) -> None:
+def _remove(s: Session, team_id: int, user: User) -> None:
     path = f"/v1/teams/{team_id}/users/{user.id}"
     s.call("DELETE", path)
     s.gone(path)
@@ -97,7 +84,7 @@ def team_member_added(ctx: RunContext) -> None:
             s.call("POST", f"/v1/teams/{team_id}/users", ok=(201,), json_body=body)
             s.register("team member", path)
             _expect_member(s, team_id, third, kind, before, f"after Add team member {body}")
-            _remove(ctx, s, team_id, third)
+            _remove(s, team_id, third)
 
 
 @check(
@@ -113,7 +100,7 @@ def team_member_removed(ctx: RunContext) -> None:
         before = _teams_total(s, third)
         s.call("POST", f"/v1/teams/{team_id}/users", ok=(201,), json_body={"id": third.id})
         s.register("team member", f"/v1/teams/{team_id}/users/{third.id}")
-        _remove(ctx, s, team_id, third)
+        _remove(s, team_id, third)
         what = f"after Remove team member {third.id}"
         vanished(s, third.id not in members(s, team_id), f"{what}, List team members still shows them")
         users = s.body(s.call("GET", f"/v1/teams/{team_id}")).get("users")
@@ -123,7 +110,7 @@ def team_member_removed(ctx: RunContext) -> None:
         )
         total = _teams_total(s, third)
         vanished(s, total == before, f"{what}, their teams_total_count is {total!r}, {before!r} before")
-        seen = as_user(s, third, "GET", f"/v1/teams/{team_id}", ok=())
+        seen = s.call("GET", f"/v1/teams/{team_id}", ok=(), user=third)
         vanished(s, seen.status != 200, f"{what}, they still read Get a team (200)", seen)
 
 
@@ -192,7 +179,7 @@ def current_user_update_persists(ctx: RunContext) -> None:
             if made is not None and made.get("email") != back["email"]:
                 ctx.target.request("DELETE", f"/v1/emails/{made.get('id')}")
         if left:
-            raise skip_unpaid(left)
+            raise unpaid(*left, partly=True)
 
 
 # ---------------------------------------------------------------------- email addresses

@@ -7,21 +7,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..http import LAYER, P_COLL_ONE, Session, ids_of, session, tag_names, total_count
-from ..registry import RunContext, check
-from .writes_common import (
-    R_FEED,
-    R_SEARCH,
-    activity,
+from ..http import (
+    LAYER,
+    P_COLL_ONE,
+    Session,
     found,
-    in_feed,
+    ids_of,
     new_comment,
     search,
-    skip_unpaid,
+    session,
     tag_counts,
+    tag_names,
+    total_count,
     unique,
-    vanished,
+    unpaid,
 )
+from ..registry import RunContext, check
+from .writes_common import R_FEED, R_SEARCH, activity, in_feed, vanished
 
 R_DELETE_ITEMS = (
     "spec 4.1 Delete items (items, required); docs/design.md deleted items: gone from every list, "
@@ -223,7 +225,7 @@ def deleted_tag_everywhere(ctx: RunContext) -> None:
         name = ctx.target.name(f"tag{unique(s)}")
         exchange, _ = s.new_item(cid, ok=(201, 402), tags=[name])
         if exchange.status == 402:
-            raise skip_unpaid(["tags"])
+            raise unpaid("tags")
         item_id, key = exchange.json()["id"], name.casefold()
         tags = s.body(s.call("GET", f"/v1/items/{item_id}/tags"), list)
         tag_id = next(

@@ -12,33 +12,30 @@ from __future__ import annotations
 from typing import Any
 
 from ..failures import CheckSkipped
-from ..http import LAYER, Session, differences, ids_of, session, tag_names
-from ..registry import RunContext, check
-from .writes_common import (
-    as_user,
+from ..http import (
+    LAYER,
+    Session,
+    differences,
     entry,
     found,
-    managed_team,
+    ids_of,
     me,
-    members,
     new_comment,
-    reads_as_collaborator,
     search,
-    skip_unpaid,
-    stored,
+    session,
     tag_counts,
-    teams_of,
+    tag_names,
     unique,
-    username_for,
+    unpaid,
 )
+from ..registry import RunContext, check
+from ..target import Exchange
+from .writes_common import managed_team, members, reads_as_collaborator, stored, teams_of, username_for
 
 R_COLLECTION_BODY = "spec 4.1 Create and update a collection body; spec 2.1 Collection fields"
 R_ITEM_BODY = "spec 4.2 Create and update an item body; spec 2.2 Item fields"
 R_TEAM = "spec 4.3 Update a team (managers only); spec 2.6 team detail and team list entry"
 R_KIND = "spec 3: member kind user or manager -> PUT team member with kind -> kind as sent; spec 4.3"
-R_MEMBER = "spec 4.3 Add team member: id or email, kind (user default, or manager); spec 2.6, 2.7, 2.9"
-R_ME = "spec 4.4 Update current user; spec 2.9 current user; spec 2.1 a collection's owner data"
-R_EMAIL = "spec 4.7 Create an email address; spec 2.9 include=emails; spec 4.4 Get email availability"
 R_COLLABORATOR = "spec 4.1 Add a collaborator: exactly one of id, email or username identifies it"
 R_INVITE = "spec 4.1 Create and update a collection body: users, user ids of collaborators to invite"
 R_COMMENT = "spec 4.5 Update a comment (body); List comments; spec 4.9 search covers comments"
@@ -72,16 +69,15 @@ def _expect_shows(s: Session, sent: dict[str, Any], got: dict[str, Any] | None, 
 
 def _write_paid(
     s: Session, method: str, path: str, body: dict[str, Any], paid: tuple[str, ...], ok: int
-) -> tuple[dict[str, Any], list[str]]:
-    """Send `body`; on a 402 send it again without the paid-only fields. What was stored as sent,
-    and the paid fields left out."""
+) -> tuple[Exchange, dict[str, Any], list[str]]:
+    """Send `body`; on a 402 send it again without the paid-only fields. The answer, what was
+    stored as sent, and the paid fields left out."""
     exchange = s.call(method, path, ok=(ok, 402), json_body=body)
     if exchange.status != 402:
-        return body, []
+        return exchange, body, []
     left = [k for k in body if k in paid]
     body = {k: v for k, v in body.items() if k not in paid}
-    s.call(method, path, ok=(ok,), json_body=body)
-    return body, left
+    return s.call(method, path, ok=(ok,), json_body=body), body, left
 
 
 # ---------------------------------------------------------------------- collections
@@ -123,12 +119,7 @@ def collection_create_fields_persist(ctx: RunContext) -> None:
             "type": "public",
             **_collection_fields(s, word, False),
         }
-        exchange = s.call("POST", "/v1/collections", ok=(201, 402), json_body=body)
-        left: list[str] = []
-        if exchange.status == 402:
-            left = [k for k in body if k in PAID_COLLECTION]
-            body = {k: v for k, v in body.items() if k not in PAID_COLLECTION}
-            exchange = s.call("POST", "/v1/collections", ok=(201,), json_body=body)
+        exchange, body, left = _write_paid(s, "POST", "/v1/collections", body, PAID_COLLECTION, 201)
         data = s.body(exchange)
         s.expect(isinstance(data.get("id"), int), "the new collection has no integer id", exchange)
         cid = data["id"]
@@ -137,7 +128,7 @@ def collection_create_fields_persist(ctx: RunContext) -> None:
         _expect_shows(s, body, s.collection(cid), f"a GET of the new collection {cid}")
         _expect_shows(s, body, _listed(s, cid, word, body), f"the List collections entry of collection {cid}")
         if left:
-            raise skip_unpaid(left)
+            raise unpaid(*left, partly=True)
 
 
 @check(
@@ -157,12 +148,12 @@ def collection_update_fields_persist(ctx: RunContext) -> None:
                 "type": "global" if flip else "public",
                 **_collection_fields(s, word, flip),
             }
-            body, left = _write_paid(s, "PUT", f"/v1/collections/{cid}", body, PAID_COLLECTION, 200)
+            _, body, left = _write_paid(s, "PUT", f"/v1/collections/{cid}", body, PAID_COLLECTION, 200)
             what = f"after Update a collection {cid} ({'second' if flip else 'first'} update)"
             _expect_shows(s, body, s.collection(cid), f"{what}, a GET")
             _expect_shows(s, body, _listed(s, cid, word, body), f"{what}, its List collections entry")
         if left:
-            raise skip_unpaid(left)
+            raise unpaid(*left, partly=True)
 
 
 @check(
@@ -254,7 +245,7 @@ def item_create_fields_persist(ctx: RunContext) -> None:
             exchange, sent = s.new_item(cid, **fields)
         _expect_item(s, sent, cid, s.body(exchange)["id"], "after Create an item")
         if left:
-            raise skip_unpaid(left)
+            raise unpaid(*left, partly=True)
 
 
 @check(
@@ -286,7 +277,7 @@ def item_update_fields_persist(ctx: RunContext) -> None:
             "parent_id": stack["id"],
             "tags": [ctx.target.name(f"u{word}")],
         }
-        sent, left = _write_paid(s, "PUT", f"/v1/items/{item['id']}", sent, ("tags",), 200)
+        _, sent, left = _write_paid(s, "PUT", f"/v1/items/{item['id']}", sent, ("tags",), 200)
         _expect_item(s, sent, cid, item["id"], "after Update an item")
         if "tags" in sent:
             listed = tag_names(s.body(s.call("GET", f"/v1/items/{item['id']}/tags"), list))
@@ -310,7 +301,7 @@ def item_update_fields_persist(ctx: RunContext) -> None:
             f"after Update an item with items [{loose['id']}], that item's parent_id is not {stack['id']}",
         )
         if left:
-            raise skip_unpaid(left)
+            raise unpaid(*left, partly=True)
 
 
 @check(
@@ -391,7 +382,7 @@ def created_tag_everywhere(ctx: RunContext) -> None:
         name = ctx.target.name(f"tag{unique(s)}")
         exchange = s.call("POST", f"/v1/items/{item['id']}/tags", ok=(201, 402), json_body={"name": name})
         if exchange.status == 402:
-            raise skip_unpaid(["tags"])
+            raise unpaid("tags")
         tag = s.body(exchange)
         s.expect(isinstance(tag.get("id"), int), "the new tag has no integer id", exchange)
         s.register("tag", f"/v1/tags/{tag['id']}")
@@ -483,7 +474,7 @@ def team_member_kind_persists(ctx: RunContext) -> None:
                 kind == new,
                 f"after Update team member kind={new}, user 2's List teams shows user_kind {kind!r}",
             )
-            detail = s.body(as_user(s, other, "GET", f"/v1/teams/{team_id}"))
+            detail = s.body(s.call("GET", f"/v1/teams/{team_id}", user=other))
             stored(
                 s,
                 detail.get("user_kind") == new,

@@ -238,12 +238,6 @@ def _number(text: str) -> Any:
     return json.loads(text) if _NUMBER.fullmatch(text) else text
 
 
-def body_fields(document: dict[str, Any], path: str, method: str) -> set[str]:
-    """The top-level fields of an operation's JSON request body."""
-    body = resolve(document["paths"][path][method.lower()].get("requestBody", {}), document)
-    return _properties(body.get("content", {}).get("application/json", {}).get("schema", {}), document)
-
-
 def field_schemas(document: dict[str, Any], path: str, method: str) -> dict[str, dict[str, Any]]:
     """name -> schema of each top-level field of an operation's JSON request body (the first
     definition of a name: its own properties, then allOf, then the alternatives)."""
@@ -262,10 +256,6 @@ def field_schemas(document: dict[str, Any], path: str, method: str) -> dict[str,
     return walk(schema)
 
 
-def _properties(schema: dict[str, Any], document: dict[str, Any]) -> set[str]:
-    schema = resolve(schema, document)
-    names = set(schema.get("properties", {}))
-    for key in ("allOf", "anyOf", "oneOf"):
-        for part in schema.get(key, []):
-            names |= _properties(part, document)
-    return names
+def body_fields(document: dict[str, Any], path: str, method: str) -> set[str]:
+    """The top-level fields of an operation's JSON request body."""
+    return set(field_schemas(document, path, method))

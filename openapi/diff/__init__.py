@@ -10,92 +10,47 @@ parameters by position); responses by status; media types, headers and links by 
 
 Every change is a `Change`: the operation (summary, "METHOD /path", operationId), a JSON
 pointer into the NEW document where the changed thing exists there, else into the OLD one,
-a rule, a message and a classification:
+a rule, a message, a classification (docs/design.md, Spec edits) and the reason in words
+(reasons.py):
 
-- ``breaking-client``: a client that worked against servers of the old document may fail
-  against servers of the new one: a request it sends is now refused, or an answer it gets
-  is one it was not told to expect.
-- ``breaking-server``: a server (the mock included) that implemented the old document no
-  longer implements the new one: it must now accept something new, or answer something
-  it did not have to.
-- ``compatible``: neither (documentation, a path parameter rename, an optional response
-  field, a new error status, ...).
+- ``breaking``: an existing client that follows OLD can fail against a server that follows
+  NEW: a request it sends is now refused, or an answer it gets is one it cannot read.
+- ``obligation`` (implementer obligation): servers must do more; no such client can fail.
+- ``compatible``: neither (documentation, a rename that does not reach the wire, a default).
 
-The model. Most changes make a schema (or a list of parameters, media types, statuses)
-accept fewer values (*tighten*), more values (*loosen*), or both (a type or format
-replaced). What that means depends on the direction the data travels, and a schema used
-in a request and in a response is classified where it is reached:
+The model (model.classify). Most rules find an *effect*: a schema (or a list of parameters,
+media types, statuses) accepts fewer values (*tighten*), more (*loosen*), or both (a type
+replaced); some only change a *meaning* (a default), some add an *obligation* (a new optional
+field: servers must act on it, readers lose nothing). What an effect means depends on the way
+the data travels; a schema used in a request and in a response is classified where reached:
 
 ==========================  =====================  =====================
 effect                      in a request           in a response
 ==========================  =====================  =====================
-tighten (fewer values)      breaking-server        breaking-server
-loosen (more values)        breaking-server        breaking-client
-both                        breaking-server        breaking-client
-meaning (a default)         breaking-client        compatible
-obligation (a new field)    breaking-server        compatible
-neutral                     compatible             compatible
+tighten (fewer values)      breaking               obligation
+loosen (more values)        obligation             breaking
+both                        breaking               breaking
+obligation (a new field)    obligation             compatible
+meaning, neutral            compatible             compatible
 ==========================  =====================  =====================
 
-This is the model of issue 8: "breaking for servers/implementers (e.g. a request field made
-required, an enum value removed from a request, a new required parameter)", "breaking for
-clients (e.g. a response field removed or made nullable, an enum value added to a response,
-a status code removed)". A request change moves what every server must accept or refuse,
-so implementers must follow (a tightened request also fails clients that send what is now
-refused; the report names the side that must change its code to conform). A loosened
-response is output clients must now read (breaking-client); a tightened response is a
-promise every server must now keep (breaking-server: `csapi validate --drift` then shows
-where the mock does not keep it). A changed default changes what clients get when they
-leave a field out.
+A few rules fix their class instead (``operation-added``: obligation, ``operation-removed``:
+breaking, ``response-added``: breaking for a success status, compatible for an error one).
+Where the rules cannot tell (a ``oneOf`` alternative that may overlap another, a ``not``
+replaced) the finding is *undecided*: it counts as breaking, and the payload proof
+(evidence.py, proof.py) confirms it with a payload or says none was found. The proof also
+runs on every other changed schema and adds a ``payload-proof`` change when a payload breaks
+that the rules did not foresee; it never lowers a class. `--accept` (accept.py) then marks
+known breaks as accepted. The README's "Editing the spec" has the table of rules in a user's
+words.
 
-The rules (rule name: effect):
-
-- ``operation-removed``: breaking-client. ``operation-added``: breaking-server (every
-  server must now implement it). ``operation-id-changed``: breaking-server (the wire is the
-  same, but implementations routed by operationId, like the mock, must follow).
-  ``deprecated``: neutral.
-- ``parameter-added``: tighten when required, else loosen (servers must honour a new
-  optional parameter; strict servers, like the mock, refuse unknown query parameters).
-  ``parameter-removed``: tighten (plus loosen when it was required).
-  ``parameter-required``: tighten / loosen. ``parameter-style``: both.
-  ``path-parameter-renamed``: neutral.
-- ``request-body-added``: tighten when required, else loosen. ``request-body-removed``:
-  tighten. ``request-body-required``: tighten / loosen.
-- ``media-type-added``: loosen. ``media-type-removed``: tighten in a request, both in a
-  response (a client reads the body in the type it knows).
-- ``response-removed``: breaking-client (the situation it signalled is now answered with
-  another status, which clients read as that status' meaning). ``response-added``:
-  breaking-client for 1xx-3xx, compatible for 4xx, 5xx and default (RFC 9110 section 15:
-  a client treats an unknown status as the x00 of its class).
-- ``header-added``: tighten when required, else neutral. ``header-removed``: loosen.
-  ``header-required``: tighten / loosen.
-- ``link-added``: tighten (a new promise about the response). ``link-removed``: loosen.
-  ``link-changed``: both. Link parameters naming path parameters are compared by position.
-- ``security-requirement-added``: loosen (a new way in that servers must accept).
-  ``security-requirement-removed``: tighten. Schemes are compared by their definition, not
-  their component name; a requirement only counts as removed when no requirement of the
-  new document asks for a subset of it (and the other way round for added).
-- Schemas: ``property-added``: tighten when required; loosen when the object was closed
-  (`additionalProperties: false`); else an obligation: an open request object's unknown fields
-  are ignored (docs/design.md, request tolerance), so servers must now act on the new one.
-  ``property-removed``: tighten when the object is closed (plus loosen when it was
-  required); else loosen. ``required-added``: tighten. ``required-removed``: loosen.
-  ``type-changed``: tighten / loosen (integer -> number loosens) / both.
-  ``format-changed``, ``pattern-changed``, ``multiple-of``: tighten when added, loosen when
-  removed, both when replaced. ``nullable``: loosen when made nullable, else tighten.
-  ``enum-value-added``: loosen. ``enum-value-removed``: tighten (an enum added or dropped
-  as a whole tightens or loosens). ``bound-tightened`` / ``bound-loosened``: minimum,
-  maximum (and exclusive), minLength, maxLength, minItems, maxItems, minProperties,
-  maxProperties. ``unique-items``: tighten / loosen. ``additional-properties``: closing
-  tightens, opening loosens. ``alternative-added`` / ``alternative-removed`` (oneOf and
-  anyOf, compared by position): loosen / tighten. ``default-changed``: meaning.
-  ``deprecated``: neutral.
-
-Not compared: descriptions, summaries, examples, tags, `servers`, `info`, `not`,
-`discriminator`, `readOnly`/`writeOnly`, media type `encoding`, extensions (`x-`), and
-components no operation reaches. `null` in an `enum` counts under ``nullable``, not as an
-enum value. `allOf` members are merged (properties and `required` united, the tightest bound
-kept); conflicting members are not analysed further.
+Compared by content, not position: ``oneOf``/``anyOf`` alternatives (reordering them is no
+change), parameters at path-item or operation level, schemas inline or behind a `$ref`. Not
+compared: descriptions, summaries, examples, tags, `servers`, `info`, `discriminator`,
+`readOnly`/`writeOnly`, media type `encoding`, extensions (`x-`), and components no
+operation reaches. `null` in an `enum` counts under ``nullable``, not as an enum value.
+`allOf` members are merged (properties and `required` united, the tightest bound kept);
+conflicting members are not analysed further.
 """
 
 from __future__ import annotations
@@ -107,7 +62,7 @@ from .evidence import default_prover
 from .model import FAIL_ON, REMOVED_FAIL_ON, Change, Classification, Direction, Effect, Report, classify
 from .operations import Differ
 from .sides import Side, Stability
-from .sources import SourceError, load_source, parse
+from .sources import SourceError, load_source
 
 __all__ = [
     "FAIL_ON",
@@ -126,7 +81,6 @@ __all__ = [
     "compare",
     "diff",
     "load_source",
-    "parse",
 ]
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..loader import DocumentError, loads_any
+from ..loader import DocumentError, loads_any, one_line
 from .model import Change, Classification, Note, Report
 
 KEYS = frozenset({"operation", "pointer", "kind", "reason", "expires"})
@@ -84,7 +84,7 @@ def load_accept(path: str | Path, today: dt.date | None = None) -> Acceptance:
     try:
         data = loads_any(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise AcceptError(f"cannot read {path}: {' '.join(str(exc).split())}") from exc
+        raise AcceptError(f"cannot read {path}: {one_line(str(exc))}") from exc
     except DocumentError as exc:
         raise AcceptError(f"{path}: {exc}") from exc
     return parse_accept(data, str(path), today)

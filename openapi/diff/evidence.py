@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from ..walk import Operation
 from .model import Change, Classification, Direction, Finding
@@ -48,9 +48,8 @@ def default_prover() -> Prover | None:
         return None
 
     def prove(old: Any, new: Any, direction: str, old_doc: dict[str, Any], new_doc: dict[str, Any]) -> Any:
-        if direction == "request":
-            return counterexample(old, new, direction="request", old_doc=old_doc, new_doc=new_doc)
-        return counterexample(old, new, direction="response", old_doc=old_doc, new_doc=new_doc)
+        side: Literal["request", "response"] = "request" if direction == "request" else "response"
+        return counterexample(old, new, direction=side, old_doc=old_doc, new_doc=new_doc)
 
     return prove
 

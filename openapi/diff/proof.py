@@ -56,6 +56,7 @@ from openapi_schema_validator import OAS30Validator
 from referencing import Registry, Resource
 
 from ..refs import Resolver
+from .sides import canon, inline
 
 __all__ = ["MAX_EXAMPLES", "Counterexample", "Direction", "counterexample"]
 
@@ -76,10 +77,6 @@ _MAX_ITEMS = 2  # array items beyond minItems (at the top; fewer below)
 _MAX_MAP = 3  # entries of a map (additionalProperties schema, free-form object)
 _MAX_DEPTH = 8  # nested schemas; deeper, a `$ref` cycle: anything, left to the validator to judge
 _DOC_URI = "urn:csapi:document"
-# Keywords that annotate and never change which payloads are valid: left out of the comparison.
-_ANNOTATIONS = frozenset(
-    {"description", "title", "example", "examples", "externalDocs", "deprecated", "xml", "discriminator"}
-)
 _INT64 = (-(2**63), 2**63 - 1)
 _INT32 = (-(2**31), 2**31 - 1)
 
@@ -109,8 +106,8 @@ def counterexample(
     max_examples: int = MAX_EXAMPLES,
 ) -> Counterexample | None:
     """A payload that breaks across the change (see the module docstring), or None."""
-    old_key = _canonical(_inline(old_schema, Resolver(old_doc)))
-    new_key = _canonical(_inline(new_schema, Resolver(new_doc)))
+    old_key = canon(inline(old_schema, Resolver(old_doc)))  # one text per meaning (sides.inline)
+    new_key = canon(inline(new_schema, Resolver(new_doc)))
     if old_key == new_key:
         return None
     key = (direction, old_key, new_key, seed, max_examples)
@@ -191,44 +188,6 @@ def _absolute(node: Any) -> Any:
     if isinstance(node, list):
         return [_absolute(value) for value in node]
     return node
-
-
-# --------------------------------------------------------------------------------------------------
-# Inlining: one text per meaning, for the memo and to skip what did not change
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def _inline(schema: Any, resolver: Resolver, active: frozenset[str] = frozenset()) -> Any:
-    """The schema with `$ref`s replaced by their targets and annotations dropped.
-
-    A `$ref` met again below itself (a recursive schema) stays a `$ref`.
-    """
-    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-        ref = schema["$ref"]
-        if ref in active:
-            return {"$ref": ref}
-        target = resolver.deref(schema)
-        return _inline(target, resolver, active | {ref}) if isinstance(target, dict) else schema
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _ANNOTATIONS or key.startswith("x-"):
-            continue
-        if key == "properties" and isinstance(value, dict):
-            out[key] = {name: _inline(sub, resolver, active) for name, sub in value.items()}
-        elif key in ("items", "additionalProperties", "not"):
-            out[key] = _inline(value, resolver, active)
-        elif key in ("allOf", "oneOf", "anyOf") and isinstance(value, list):
-            out[key] = [_inline(sub, resolver, active) for sub in value]
-        elif key in ("required", "enum") and isinstance(value, list):
-            out[key] = sorted(value, key=_canonical)  # sets: their order means nothing
-        else:
-            out[key] = value
-    return out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -319,7 +278,7 @@ class _Builder:
             extra = _MAX_ITEMS if depth < 2 else 1 if depth < 4 else 0
             high = min(_int(flat.get("maxItems"), low + extra), low + extra)
             items = self.strategy(flat.get("items"), depth + 1) if "items" in flat else _ANY
-            unique: Callable[[Any], str] | None = _canonical if flat.get("uniqueItems") is True else None
+            unique: Callable[[Any], str] | None = canon if flat.get("uniqueItems") is True else None
             return st.lists(items, min_size=low, max_size=max(high, low), unique_by=unique)
         if kind == "object":
             return self._object(flat, depth)

@@ -327,7 +327,8 @@ class Schemas:
         unmatched_new = list(range(len(after)))
         unmatched_old = []
         for index, node in enumerate(before):
-            twin = next((j for j in unmatched_new if new_prints[j] == self.old.fingerprint(node)), None)
+            old_print = self.old.fingerprint(node)
+            twin = next((j for j in unmatched_new if new_prints[j] == old_print), None)
             if twin is None:
                 unmatched_old.append(index)
             else:

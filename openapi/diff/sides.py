@@ -15,7 +15,8 @@ View = tuple[tuple[dict[str, Any], str], ...]  # a schema and its allOf members:
 
 
 def canon(value: Any) -> str:
-    return json.dumps(value, sort_keys=True)
+    """One text per JSON value, whatever the order of its keys."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def show(values: Iterable[Any]) -> str:
@@ -55,24 +56,8 @@ class Side:
         return tuple(parts)
 
     def fingerprint(self, node: Any) -> str:
-        """The schema `node` with local `$ref`s inlined and annotations left out, as canonical JSON."""
-        return canon(self._inline(node, frozenset(), False))
-
-    def _inline(self, node: Any, active: frozenset[str], names: bool) -> Any:
-        if isinstance(node, list):
-            return [self._inline(value, active, False) for value in node]
-        if not isinstance(node, dict):
-            return node
-        ref = node.get("$ref")
-        if not names and isinstance(ref, str) and ref not in active:
-            target, _, why = self.resolver.lookup(ref)
-            if why is None:
-                return self._inline(target, active | {ref}, False)
-        return {
-            name: self._inline(value, active, not names and name in _NAME_MAPS)
-            for name, value in node.items()
-            if names or name not in ANNOTATIONS
-        }
+        """The schema `node` as one text per meaning (`inline`)."""
+        return canon(inline(node, self.resolver))
 
     def security(self, operation: Operation) -> tuple[list[Any], str]:
         """The operation's security requirements and where they are written."""
@@ -85,7 +70,37 @@ class Side:
 ANNOTATIONS = frozenset(
     {"description", "title", "example", "examples", "externalDocs", "deprecated", "xml", "discriminator"}
 )
-_NAME_MAPS = frozenset({"properties", "patternProperties", "definitions"})
+
+
+def inline(schema: Any, resolver: Resolver, active: frozenset[str] = frozenset()) -> Any:
+    """The schema with `$ref`s replaced by their targets, annotations and extensions dropped, and
+    `required` and `enum` sorted (sets: their order means nothing), for `canon` to compare.
+
+    A `$ref` met again below itself (a recursive schema) stays a `$ref`.
+    """
+    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        ref = schema["$ref"]
+        if ref in active:
+            return {"$ref": ref}
+        target = resolver.deref(schema)
+        return inline(target, resolver, active | {ref}) if isinstance(target, dict) else schema
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ANNOTATIONS or key.startswith("x-"):
+            continue
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: inline(sub, resolver, active) for name, sub in value.items()}
+        elif key in ("items", "additionalProperties", "not"):
+            out[key] = inline(value, resolver, active)
+        elif key in ("allOf", "oneOf", "anyOf") and isinstance(value, list):
+            out[key] = [inline(sub, resolver, active) for sub in value]
+        elif key in ("required", "enum") and isinstance(value, list):
+            out[key] = sorted(value, key=canon)
+        else:
+            out[key] = value
+    return out
 
 
 class Stability:

@@ -6,9 +6,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from ..loader import DocumentError, loads
-
-parse = loads  # the one loader (openapi.loader): JSON-like data, libyaml when PyYAML has it
+from ..loader import DocumentError, loads, one_line
 
 
 class SourceError(Exception):
@@ -19,9 +17,9 @@ def load_source(source: str, reference: str | Path) -> dict[str, Any]:
     """A document from a file path, or `git:REV` for the file at `reference` as of revision REV."""
     if not source.startswith("git:"):
         try:
-            return parse(Path(source).read_text(encoding="utf-8"))
+            return loads(Path(source).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
-            raise SourceError(f"cannot read {source}: {' '.join(str(exc).split())}") from exc
+            raise SourceError(f"cannot read {source}: {one_line(str(exc))}") from exc
         except DocumentError as exc:
             raise SourceError(f"{source}: {exc}") from exc
     revision, reference = source.removeprefix("git:"), Path(reference).absolute()
@@ -31,9 +29,9 @@ def load_source(source: str, reference: str | Path) -> dict[str, Any]:
     except OSError as exc:
         raise SourceError(f"cannot run git: {exc}") from exc
     if shown.returncode != 0:
-        why = " ".join(shown.stderr.split()) or f"exit status {shown.returncode}"
+        why = one_line(shown.stderr) or f"exit status {shown.returncode}"
         raise SourceError(f"git cannot show {reference.name} at {revision!r}: {why}")
     try:
-        return parse(shown.stdout)
+        return loads(shown.stdout)
     except DocumentError as exc:
         raise SourceError(f"{reference.name} at {revision!r}: {exc}") from exc

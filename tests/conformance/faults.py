@@ -115,6 +115,11 @@ class Request:
         """A GET of `path` with this request's credentials."""
         return Request("GET", path, urlencode(query).encode(), self.headers)
 
+    def to(self, method: str, path: str, body: Any = None) -> Request:
+        """Another request to the mock with this one's credentials (and a JSON body, if given)."""
+        sent = replace(self.get(path), method=method)
+        return sent.with_json(body) if body is not None else sent
+
     def with_json(self, data: Any) -> Request:
         return replace(self, body=json.dumps(data).encode()).with_header("content-type", b"application/json")
 
@@ -162,6 +167,10 @@ class Answer:
     def with_body(self, data: Any) -> Answer:
         self.body = json.dumps(data).encode()
         return self
+
+    def move_total(self, by: int) -> None:
+        """X-Total-Count moved by `by` (from 0 where it is missing)."""
+        self.set_header("x-total-count", str(int(self.header("x-total-count") or 0) + by))
 
 
 Forward = Callable[[Request], Awaitable[Answer]]
@@ -320,6 +329,41 @@ def ignoring(method: str, pattern: str, *names: str, value: str | None = None) -
         if request.on(method, pattern) and (value is None or request.param(names[0]) == value):
             request = request.without(*names)
         return await forward(request)
+
+    return handler
+
+
+def editing(method: str, pattern: str, change: Callable[[dict[str, Any]], Any]) -> Handler:
+    """A handler that applies `change` to the resources of the mock's 2xx JSON answers to these
+    requests (`Answer.edit`)."""
+
+    async def handler(request: Request, forward: Forward, world: World) -> Answer:
+        answer = await forward(request)
+        return answer.edit(change) if request.on(method, pattern) else answer
+
+    return handler
+
+
+async def undone(
+    request: Request, forward: Forward, read: str, back: Callable[[Any, dict[str, Any]], Any]
+) -> Answer:
+    """Forward the write, then write back what a GET of `read` showed before: `back(what the GET
+    answered, the body sent)` picks the body of the write back."""
+    before = await forward(request.get(read))
+    answer = await forward(request)
+    if 200 <= answer.status < 300 and before.status == 200:
+        await forward(request.with_json(back(before.json(), request.json_object())))
+    return answer
+
+
+def undoing(pattern: str, back: Callable[[Any, dict[str, Any]], Any]) -> Handler:
+    """A handler that answers a PUT to `pattern` as done, and writes back what a GET of the same
+    path showed before (`undone`)."""
+
+    async def handler(request: Request, forward: Forward, world: World) -> Answer:
+        if not request.on("PUT", pattern):
+            return await forward(request)
+        return await undone(request, forward, request.path, back)
 
     return handler
 

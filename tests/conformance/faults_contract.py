@@ -18,6 +18,7 @@ from tests.conformance.faults import (
     Forward,
     Request,
     World,
+    editing,
     fault,
 )
 
@@ -25,25 +26,16 @@ _serial = itertools.count(1)
 
 
 # -- the contract: shapes, statuses, headers, content types, errors
-@fault(
+fault(
     "items-total-count-dropped",
     "collections are answered without their required items_total_count",
     ("collections.list_collections", "collections.get_collection"),
     CONTRACT,
+)(editing("GET", COLLECTIONS, lambda collection: collection.pop("items_total_count", None)))
+
+fault("item-id-as-string", "Get an item answers the id as a string", ("items.get_item",), CONTRACT)(
+    editing("GET", ITEM, lambda item: item.update(id=str(item.get("id"))))
 )
-async def items_total_count_dropped(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", COLLECTIONS):
-        answer.edit(lambda collection: collection.pop("items_total_count", None))
-    return answer
-
-
-@fault("item-id-as-string", "Get an item answers the id as a string", ("items.get_item",), CONTRACT)
-async def item_id_as_string(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", ITEM):
-        answer.edit(lambda item: item.update(id=str(item.get("id"))))
-    return answer
 
 
 @fault(
@@ -92,17 +84,12 @@ async def server_error_when_paged(request: Request, forward: Forward, world: Wor
     return await forward(request)
 
 
-@fault(
+fault(
     "nullable-violation",
     "an item without a source link answers link null instead of an empty string",
     ("items.list_items", "items.get_item"),
     CONTRACT,
-)
-async def nullable_violation(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", ITEMS):
-        answer.edit(lambda item: item.update(link=item.get("link") or None))
-    return answer
+)(editing("GET", ITEMS, lambda item: item.update(link=item.get("link") or None)))
 
 
 @fault(

@@ -21,6 +21,7 @@ from tests.conformance.faults import (
     Handler,
     Request,
     World,
+    editing,
     fault,
     ignoring,
 )
@@ -194,19 +195,18 @@ async def siblings_include_self(request: Request, forward: Forward, world: World
     return answer
 
 
-@fault(
+fault(
     "teams-total-count-off",
     "Get current user's teams_total_count is one more than its teams",
     ("users.get_current_user",),
     BEHAVIOUR,
+)(
+    editing(
+        "GET",
+        "/v1/users/me",
+        lambda me: "teams_total_count" in me and me.update(teams_total_count=me["teams_total_count"] + 1),
+    )
 )
-async def teams_total_count_off(request: Request, forward: Forward, world: World) -> Answer:
-    answer = await forward(request)
-    if request.on("GET", "/v1/users/me"):
-        answer.edit(
-            lambda me: "teams_total_count" in me and me.update(teams_total_count=me["teams_total_count"] + 1)
-        )
-    return answer
 
 
 @fault(

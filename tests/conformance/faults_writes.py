@@ -8,21 +8,24 @@ Registered into tests/conformance/faults.py's FAULTS, which imports this module.
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
 from typing import Any
 
-from tests.conformance.faults import BEHAVIOUR, COLLECTION, ITEM, Answer, Forward, Request, World, fault
+from tests.conformance.faults import (
+    BEHAVIOUR,
+    COLLECTION,
+    ITEM,
+    Answer,
+    Forward,
+    Request,
+    World,
+    fault,
+    undoing,
+    undone,
+)
 
 TEAM, MEMBER = r"/v1/teams/(\d+)", r"/v1/teams/(\d+)/users/(\d+)"
 COMMENT, COMMENTS = r"/v1/comments/(\d+)", r"/v1/items/(\d+)/comments"
 DELETED = {"code": "deleted", "message": "Deleted."}
-
-
-def _as(request: Request, method: str, path: str, body: Any = None) -> Request:
-    """Another request to the mock with this one's credentials."""
-    sent = replace(request.get(path), method=method)
-    return sent.with_json(body) if body is not None else sent
 
 
 def _overlay(answer: Answer, sent: dict[str, Any]) -> Answer:
@@ -98,7 +101,7 @@ async def collaborator_by_email_ignored(request: Request, forward: Forward, worl
     answer = await forward(request)
     if found and "id" not in request.json_object() and answer.status == 201:
         added = answer.json() if isinstance(answer.json(), dict) else {}
-        await forward(_as(request, "DELETE", f"/v1/collections/{found[1]}/users/{added.get('id')}"))
+        await forward(request.to("DELETE", f"/v1/collections/{found[1]}/users/{added.get('id')}"))
     return answer
 
 
@@ -120,27 +123,12 @@ async def comment_edit_not_stored(request: Request, forward: Forward, world: Wor
     return answer
 
 
-async def _undone(request: Request, forward: Forward, read: str, back: Any) -> Answer:
-    """Forward the write, then write back what `read` showed before (`back` picks it)."""
-    before = await forward(request.get(read))
-    answer = await forward(request)
-    if 200 <= answer.status < 300 and before.status == 200:
-        await forward(request.with_json(back(before.json(), request.json_object())))
-    return answer
-
-
-@fault(
+fault(
     "team-update-not-stored",
     "Update a team answers the new values, and the team keeps its old ones",
     ("teams.update_team",),
     BEHAVIOUR,
-)
-async def team_update_not_stored(request: Request, forward: Forward, world: World) -> Answer:
-    if not request.on("PUT", TEAM):
-        return await forward(request)
-    return await _undone(
-        request, forward, request.path, lambda old, sent: {k: old.get(k) for k in sent if k in old}
-    )
+)(undoing(TEAM, lambda old, sent: {k: old[k] for k in sent if k in old}))
 
 
 @fault(
@@ -158,22 +146,15 @@ async def member_kind_not_stored(request: Request, forward: Forward, world: Worl
         kinds = {m.get("id"): m.get("kind") for m in old if isinstance(m, dict)}
         return {"kind": kinds.get(int(found[2]), sent.get("kind"))}
 
-    return await _undone(request, forward, f"/v1/teams/{found[1]}/users", back)
+    return await undone(request, forward, f"/v1/teams/{found[1]}/users", back)
 
 
-@fault(
+fault(
     "user-update-not-stored",
     "Update current user answers the new name, username and email; the user keeps the old ones",
     ("users.update_current_user",),
     BEHAVIOUR,
-)
-async def user_update_not_stored(request: Request, forward: Forward, world: World) -> Answer:
-    if not request.on("PUT", "/v1/users/me"):
-        return await forward(request)
-    keep = ("name", "username", "email")
-    return await _undone(
-        request, forward, "/v1/users/me", lambda old, sent: {k: old[k] for k in keep if k in sent}
-    )
+)(undoing("/v1/users/me", lambda old, sent: {k: old[k] for k in ("name", "username", "email") if k in sent}))
 
 
 @fault(
@@ -186,7 +167,7 @@ async def email_not_stored(request: Request, forward: Forward, world: World) -> 
     answer = await forward(request)
     made = answer.json()
     if request.on("POST", "/v1/emails") and answer.status == 201 and isinstance(made, dict):
-        await forward(_as(request, "DELETE", f"/v1/emails/{made.get('id')}"))
+        await forward(request.to("DELETE", f"/v1/emails/{made.get('id')}"))
     return answer
 
 
@@ -303,8 +284,7 @@ def _haunted(request: Request, answer: Answer, ghosts: list[dict[str, Any]]) -> 
     q = request.param("q")
     if request.on("GET", "/v1/search") and q and isinstance(answer.json(), list):
         extra = [g for g in ghosts if _words(q) <= _words(g.get("name") or "")]
-        answer.with_body(answer.json() + extra)
-        answer.set_header("x-total-count", str(int(answer.header("x-total-count") or 0) + len(extra)))
+        answer.with_body(answer.json() + extra).move_total(len(extra))
     return answer
 
 
@@ -360,8 +340,7 @@ async def deleted_reaction_in_activity(request: Request, forward: Forward, world
     answer = await forward(request)
     if request.on("GET", "/v1/activity") and request.param("page") in (None, "1") and ghosts:
         listed = answer.json() if isinstance(answer.json(), list) else []
-        answer.with_body((ghosts + listed)[: int(request.param("per_page") or 24)])
-        answer.set_header("x-total-count", str(int(answer.header("x-total-count") or 0) + len(ghosts)))
+        answer.with_body((ghosts + listed)[: int(request.param("per_page") or 24)]).move_total(len(ghosts))
     return answer
 
 
@@ -372,7 +351,7 @@ def _frozen(pattern: str, header: str | None = None, field: str | None = None) -
 
     async def handler(request: Request, forward: Forward, world: World) -> Answer:
         answer = await forward(request)
-        if not (request.method == "GET" and re.fullmatch(pattern, request.path)) or answer.status != 200:
+        if not request.on("GET", pattern) or answer.status != 200:
             return answer
         first = world.note("first", {}).setdefault((request.user_id, request.path, request.query_string), {})
         if header is not None and answer.header(header) is not None:

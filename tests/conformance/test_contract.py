@@ -175,7 +175,6 @@ async def teams_let_in(request: Request, forward: Forward, world: World) -> Answ
     return Answer.of(200, []) if request.on("GET", "/v1/teams") and answer.status == 401 else answer
 
 
-TEAMS = ("teams.list_teams",)
 # the planted faults of faults*.py, and one of this test's own on the same harness (the planted
 # auth-ignored still needs an API key: the access layer's to find) -> the operation and check
 # each must fail, words of the verdict

@@ -19,7 +19,7 @@ from csapi.conformance.drift import DriftReport
 from csapi.conformance.drift import check_drift as check
 from csapi.mock_server.drift import mock_on
 from csapi.openapi import DOCUMENT_PATH
-from csapi.openapi.diff import parse
+from csapi.openapi.loader import loads as parse
 
 
 def check_drift(document: Path = DOCUMENT_PATH, **options: Any) -> DriftReport:

@@ -8,9 +8,9 @@ as only --strict checks those choices. The faults take turns in front of one ser
 whose state is reset to the same fixtures before each (building the app is the costly part).
 
 No false positive: three --quick runs of the whole suite, each with its own seed, against the
-mock as it is, pass; the last one with --strict, as the strict faults' runs are. Those are the
-slow part, so they run in a second process (the second core) while the faults are tried, and
-are judged at the end.
+mock as it is, pass; the last one with --strict, as the strict faults' runs are; and the same
+three against the mock served with --strict-requests. Those are the slow part, so they run in a
+second process (the second core) while the faults are tried, and are judged at the end.
 
 The ratio of faults found, and by which layers, is printed at the end of the session
 (conftest.py).
@@ -72,8 +72,13 @@ def quick_runs(seeds: list[int]) -> None:
                 verdict = run(live.settings(quick=True, seed=seed, strict=seed == STRICT_SEED))
             passed = sorted({o.layer for o in verdict.results.outcomes if o.status == PASS})
             result = {"ok": verdict.results.ok, "left": verdict.left_behind, "shown": shown(verdict)}
-            key = f"{seed}{' --strict-requests' if strict_requests else ''}"
+            key = run_name(seed, strict_requests)
             print(json.dumps({"run": key, "passed": passed, **result}), flush=True)
+
+
+def run_name(seed: int, strict_requests: bool) -> str:
+    """How a quick run is named in its JSON line, and in the test that judges it."""
+    return f"{seed}{' --strict-requests' if strict_requests else ''}"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -105,7 +110,7 @@ def background_runs(request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
         state["err"].close()
 
 
-def _results(state: dict[str, Any]) -> dict[int, dict[str, Any]]:
+def _results(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
     if "results" not in state:
         state["process"].wait(timeout=900)
         state["out"].seek(0)
@@ -156,7 +161,7 @@ def test_the_correct_mock_passes_a_quick_run(
     seed: int, strict_requests: bool, background_runs: dict[str, Any]
 ) -> None:
     results = _results(background_runs)
-    key = f"{seed}{' --strict-requests' if strict_requests else ''}"
+    key = run_name(seed, strict_requests)
     assert key in results, f"the quick run {key} did not finish:\n{background_runs['stderr']}"
     result = results[key]
     assert result["ok"], f"false positive(s) with --seed {key}:\n{result['shown']}"

@@ -3,17 +3,8 @@
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from csapi.conformance.results import (
-    FAIL,
-    PASS,
-    SKIP,
-    CheckFailed,
-    CheckSkipped,
-    Results,
-    expect,
-    summary,
-    write_junit,
-)
+from csapi.conformance.failures import CheckFailed, CheckSkipped, expect
+from csapi.conformance.results import FAIL, PASS, SKIP, Results, summary, write_junit
 from csapi.conformance.target import Exchange
 
 EXCHANGE = Exchange(

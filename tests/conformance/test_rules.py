@@ -71,8 +71,7 @@ def _covered(family: str, operation: str, name: str) -> bool:
 def _by_id() -> dict[str, registry.Check]:
     for layer in runner.LAYERS:  # registers its checks, as run_checks does
         importlib.import_module(f"csapi.conformance.{layer}")
-    by_id = getattr(registry, "by_id", None)
-    return by_id() if by_id else {c.func.__name__: c for c in registry.REGISTRY}
+    return registry.by_id()
 
 
 def test_every_query_parameter_has_a_row() -> None:

@@ -14,15 +14,16 @@ from click.testing import CliRunner
 
 from csapi.cli import main
 from csapi.openapi import DOCUMENT_PATH
-from csapi.openapi.diff import AcceptError, compare, load_accept, parse
+from csapi.openapi.diff import AcceptError, compare, load_accept
 from csapi.openapi.diff.accept import parse_accept
+from tests.diff.documents import real
 
 COMMENT = "POST /v1/items/{item_id}/comments"
 
 
 def _documents(folder: Path) -> tuple[Path, Path]:
     """OLD: the real document; NEW: `lang` added to CommentCreate as a required field (breaking)."""
-    old = parse(DOCUMENT_PATH.read_text(encoding="utf-8"))
+    old = real()
     new = copy.deepcopy(old)
     schema = new["components"]["schemas"]["CommentCreate"]
     schema["properties"]["lang"] = {"type": "string"}
@@ -93,7 +94,7 @@ def test_an_entry_that_has_not_expired_yet_accepts() -> None:
         [{"operation": "GET /v1/ping", "kind": "operation-removed", "reason": "r", "expires": "2030-01-01"}],
         today=dt.date(2029, 12, 31),
     )
-    old = parse(DOCUMENT_PATH.read_text(encoding="utf-8"))
+    old = real()
     new = copy.deepcopy(old)
     del new["paths"]["/v1/ping"]
     report = compare(old, new, proof=False, accept=acceptance)

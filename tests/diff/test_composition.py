@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from csapi.openapi import DOCUMENT_PATH
-from csapi.openapi.diff import Classification, compare, diff, parse
+from csapi.openapi import document
+from csapi.openapi.diff import Classification, compare, diff
 
-REAL = parse(DOCUMENT_PATH.read_text(encoding="utf-8"))
+REAL = document()  # parsed once per process: never edited here, only copied
 
 
 def edited(**schemas: Any) -> dict[str, Any]:

@@ -15,7 +15,6 @@ import copy
 import json
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +23,8 @@ import yaml
 from click.testing import CliRunner
 
 from csapi.cli import main
-from csapi.openapi import DOCUMENT_PATH
 from csapi.openapi.diff import diff
+from tests.diff.documents import real, reverse_keys
 
 CORPUS = Path(__file__).parent / "corpus"
 CLASSES = ("none", "compatible", "obligation", "breaking")  # least to most severe
@@ -97,14 +96,6 @@ def _remove(doc: Any, pointer: str) -> Any:
     return parent.pop(int(last) if isinstance(parent, list) else last)
 
 
-def _reverse_keys(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {key: _reverse_keys(node[key]) for key in reversed(list(node))}
-    if isinstance(node, list):
-        return [_reverse_keys(value) for value in node]
-    return node
-
-
 def _retarget(node: Any, old: str, new: str) -> None:
     if isinstance(node, dict):
         if node.get("$ref") == old:
@@ -138,26 +129,15 @@ def apply(doc: dict[str, Any], operations: tuple[dict[str, Any], ...]) -> dict[s
             _get(doc, where).reverse()
         elif op == "reverse-keys":
             if where == "":
-                doc = _reverse_keys(doc)
+                doc = reverse_keys(doc)
             else:
                 parent, last = _parent(doc, where)
-                parent[last] = _reverse_keys(parent[last])
+                parent[last] = reverse_keys(parent[last])
         elif op == "retarget-refs":
             _retarget(doc, operation["from"], operation["to"])
         else:
             raise AssertionError(f"unknown corpus operation {op!r}")
     return doc
-
-
-@cache
-def _real_text() -> str:
-    return json.dumps(yaml.safe_load(DOCUMENT_PATH.read_text(encoding="utf-8")))
-
-
-def real() -> dict[str, Any]:
-    """A fresh copy of the project's document."""
-    parsed: dict[str, Any] = json.loads(_real_text())
-    return parsed
 
 
 # --------------------------------------------------------------------------------------------------

@@ -13,30 +13,18 @@ import copy
 import json
 import time
 from collections.abc import Iterator
-from functools import cache
 from typing import Any
 
 import pytest
-import yaml
 from openapi_schema_validator import OAS30Validator
 from referencing import Registry, Resource
 
-from csapi.openapi import DOCUMENT_PATH
 from csapi.openapi.diff import proof
 from csapi.openapi.diff.proof import Counterexample, counterexample
+from csapi.openapi.diff.sides import canon, inline
+from csapi.openapi.refs import Resolver
 from csapi.openapi.walk import operations
-
-Document = dict[str, Any]
-
-
-@cache
-def _text() -> str:
-    return json.dumps(yaml.safe_load(DOCUMENT_PATH.read_text(encoding="utf-8")))
-
-
-def real() -> Document:
-    document: Document = json.loads(_text())
-    return document
+from tests.diff.documents import Document, real
 
 
 def schema(doc: Document, name: str) -> dict[str, Any]:
@@ -155,8 +143,8 @@ def test_a_oneof_rearranged_has_no_counterexample() -> None:
         found = counterexample(ref(name), ref(name), direction="request", old_doc=real(), new_doc=new)
         assert found is None, found
     # Searched, not skipped: the inlined texts differ (branch order), the payloads do not.
-    key = proof._canonical(proof._inline(ref("CollaboratorAdd"), proof.Resolver(new)))
-    assert key != proof._canonical(proof._inline(ref("CollaboratorAdd"), proof.Resolver(real())))
+    key = canon(inline(ref("CollaboratorAdd"), Resolver(new)))
+    assert key != canon(inline(ref("CollaboratorAdd"), Resolver(real())))
 
 
 @pytest.mark.parametrize(
@@ -213,7 +201,7 @@ def test_the_answer_is_the_same_every_run() -> None:
 
 def schemas_of(doc: Document) -> Iterator[tuple[str, Any, str]]:
     """(where, schema, direction) for every parameter, body, response and header schema."""
-    resolve = proof.Resolver(doc).deref
+    resolve = Resolver(doc).deref
     for operation in operations(doc):
         parameters = [*operation.item.node.get("parameters", []), *operation.node.get("parameters", [])]
         for parameter in map(resolve, parameters):

@@ -20,7 +20,6 @@ Read from the clients' sources (docs/client-conflicts.md names the versions):
 
 from __future__ import annotations
 
-import base64
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-from tests.mock_server.conftest import API_KEY
+from tests.mock_server.conftest import API_KEY, basic
 
 FORM = "application/x-www-form-urlencoded"
 
@@ -49,10 +48,8 @@ class Request:
 
     def send(self, client: Any, credentials: tuple[int, str] | None) -> Any:
         headers = {"X-API-Key": API_KEY, **self.headers}
-        if credentials is not None:
-            # both clients: Base64 of "id:token", no line breaks
-            token = base64.b64encode(f"{credentials[0]}:{credentials[1]}".encode()).decode()
-            headers["Authorization"] = f"Basic {token}"
+        if credentials is not None:  # both clients: Base64 of "id:token", no line breaks
+            headers["Authorization"] = basic(*credentials)
         return client.request(self.method, self.url, content=self.body, headers=headers)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 import pytest
 from click.testing import CliRunner
@@ -28,54 +28,19 @@ from csapi.mock_server.forms import form_to_json
 from csapi.mock_server.guards import FINDINGS, REFUSED, GuardMiddleware
 from csapi.mock_server.serve import ServeOptions, build
 from tests.mock_server.conftest import API_KEY, FREE, PRO, Api, World, assert_error, auth_headers
+from tests.mock_server.official_clients import FARADAY_017, alamofire_encode, faraday_encode
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"}  # as Alamofire sends it
 
 
 # ---------------------------------------------------------------------- the clients' encodings
 def faraday(params: dict[str, Any]) -> str:
-    """Faraday's NestedParamsEncoder (the gem): `a[b]=c`, `a[]=1`, `a[][b]=c`, nil as a bare key."""
-    parts: list[str] = []
-
-    def encode(key: str, value: Any) -> None:
-        if isinstance(value, dict):
-            for sub, inner in value.items():
-                encode(f"{key}[{sub}]", inner)
-        elif isinstance(value, list):
-            if not value:
-                parts.append(quote(f"{key}[]"))
-            for inner in value:
-                encode(f"{key}[]", inner)
-        elif value is None:
-            parts.append(quote(key))
-        else:
-            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
-            parts.append(f"{quote(key)}={quote(text, safe='')}")
-
-    for key, value in params.items():
-        encode(key, value)
-    return "&".join(parts)
+    """Faraday's NestedParamsEncoder (the gem; official_clients.py): `a[b]=c`, `a[]=1`, `a[][b]=c`,
+    nil as a bare key."""
+    return faraday_encode(params, FARADAY_017)
 
 
-def alamofire(params: dict[str, Any]) -> str:
-    """Alamofire's URLEncoding.default: keys sorted, `a[]=1` arrays, `a[b]` objects, booleans 1/0."""
-    pairs: list[tuple[str, str]] = []
-
-    def encode(key: str, value: Any) -> None:
-        if isinstance(value, dict):
-            for sub, inner in value.items():
-                encode(f"{key}[{sub}]", inner)
-        elif isinstance(value, list):
-            for inner in value:
-                encode(f"{key}[]", inner)
-        elif isinstance(value, bool):
-            pairs.append((key, "1" if value else "0"))
-        else:
-            pairs.append((key, str(value)))
-
-    for key in sorted(params):
-        encode(key, params[key])
-    return urlencode(pairs)
+alamofire = alamofire_encode  # URLEncoding.default: keys sorted, `a[]=1` arrays, `a[b]` objects, booleans 1/0
 
 
 # ---------------------------------------------------------------------- the guard alone

@@ -169,6 +169,21 @@ FIXTURE_SETS = ["default", "empty", "large"]
     metavar="SECONDS",
     help="Drop an X-Mock-Session sandbox idle for this long.",
 )
+@click.option(
+    "--engine",
+    metavar="URL",
+    envvar="CSAPI_ENGINE",
+    help="Keep the state in this shared engine, e.g. redis://localhost:6379/0, so that several "
+    "workers and hosts serve one state [CSAPI_ENGINE].",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Serve with N processes on one port; more than one needs --engine.",
+)
 def serve(
     host: str,
     port: int,
@@ -191,6 +206,8 @@ def serve(
     report: Path | None,
     max_sessions: int,
     session_ttl: float,
+    engine: str | None,
+    workers: int,
 ) -> None:
     """Run the stateful mock server until Ctrl-C (or SIGTERM); with --state, save the state then.
 
@@ -200,9 +217,17 @@ def serve(
     \b
     Exit status: 0 stopped, 2 bad usage (e.g. --certfile without --keyfile),
     3 cannot listen (port in use), 4 the --state file is not a usable csapi
-    state (it is left untouched).
+    state (it is left untouched), 5 the --engine cannot be reached.
     """
-    from csapi.mock_server.serve import EXIT_STATE_FILE, ServeOptions, ServeUsageError, StateFileError, run
+    from csapi.mock_server.serve import (
+        EXIT_ENGINE,
+        EXIT_STATE_FILE,
+        EngineError,
+        ServeOptions,
+        ServeUsageError,
+        StateFileError,
+        run,
+    )
 
     options = ServeOptions(
         host=host,
@@ -226,6 +251,8 @@ def serve(
         report=report,
         max_sessions=max_sessions,
         session_ttl=session_ttl,
+        engine=engine,
+        workers=workers,
     )
     try:
         run(options, echo=click.echo, warn=lambda message: click.echo(message, err=True))
@@ -234,6 +261,10 @@ def serve(
     except StateFileError as exc:
         error = click.ClickException(str(exc))
         error.exit_code = EXIT_STATE_FILE
+        raise error from None
+    except EngineError as exc:
+        error = click.ClickException(str(exc))
+        error.exit_code = EXIT_ENGINE
         raise error from None
 
 

@@ -15,9 +15,11 @@ from starlette.responses import JSONResponse
 
 from .. import fixtures
 from . import control, journal
+from .engine import Change, Engine, apply
 from .errors import InvalidInput
 from .sessions import SESSION, Session, Sessions
 from .store import format_time
+from .store.accounts import new_password, new_token
 from .store.records import Account
 
 PREFIX = "/__mock__"
@@ -34,40 +36,44 @@ def user_credentials(user: Account) -> dict[str, Any]:
     }
 
 
-def mount(app: Any, sessions: Sessions, api_key: str) -> None:
+def mount(app: Any, sessions: Sessions, api_key: str, engine: Engine | None = None) -> None:
     """Add the admin routes to a connexion app. Each acts on the request's session
     (`X-Mock-Session`, sessions.py): its store and, for the journal's and the faults' routes of
-    journal.py and control.py, its controls. The API key is the server's."""
+    journal.py and control.py, its controls. The API key is the server's. Every write is a change
+    (engine/changes.py), through the shared `engine`'s log when there is one."""
+
+    def submit(request: Request, kind: str, **args: Any) -> Any:
+        name = _session(request).name
+        if engine is not None:
+            return engine.submit(name, kind, **args)
+        return apply(sessions, Change(kind, name, args))
 
     async def get_credentials(request: Request) -> JSONResponse:
         store = _session(request).store
         return JSONResponse(fixtures.credentials({"accounts": store.dump("accounts")}, api_key))
 
     async def reset(request: Request) -> JSONResponse:
-        store = _session(request).store
         body = await _json(request)
         name, seed = body.get("fixtures", "default"), body.get("seed", 0)
         if name not in fixtures.NAMES or not isinstance(seed, int) or isinstance(seed, bool):
             raise InvalidInput(f"fixtures must be one of {', '.join(fixtures.NAMES)} and seed an integer")
-        template = sessions.template  # the server's own set and seed: a copy, not generated again
-        same = (name, seed) == (template.fixtures, template.seed)
-        store.reset(template.data() if same else fixtures.generate(name, seed))
+        submit(request, "reset", fixtures_name=name, seed=seed)
         return JSONResponse({"code": "reset", "message": f"State reset to the {name} fixtures, seed {seed}."})
 
     async def create_user(request: Request) -> JSONResponse:
-        store = _session(request).store
         body = await _json(request)
         plan, name = body.get("plan", "free"), body.get("name")
         if plan not in ("free", "pro") or (name is not None and not isinstance(name, str)):
             raise InvalidInput("plan must be free or pro, and name a string")
-        return JSONResponse(user_credentials(store.create_user(plan=plan, name=name)), status_code=201)
+        secret = {"password": new_password(), "token": new_token()}  # drawn once, for every replica
+        user = submit(request, "create_user", plan=plan, name=name, **secret)
+        return JSONResponse(user_credentials(user), status_code=201)
 
     async def get_snapshot(request: Request) -> JSONResponse:
         return JSONResponse(_session(request).store.snapshot())
 
     async def put_snapshot(request: Request) -> JSONResponse:
-        store = _session(request).store
-        store.reset(await _json(request))
+        submit(request, "restore", data=await _json(request))
         return JSONResponse({"code": "restored", "message": "State restored from the snapshot."})
 
     async def notifications(request: Request) -> JSONResponse:
@@ -87,7 +93,7 @@ def mount(app: Any, sessions: Sessions, api_key: str) -> None:
         ("/snapshot", put_snapshot, ["PUT"]),
         ("/notifications", notifications, ["GET"]),
         *journal.admin_routes(_controls),
-        *control.admin_routes(_controls),
+        *control.admin_routes(_controls, submit),
     ]
     for path, endpoint, methods in routes:
         app.add_url_rule(PREFIX + path, endpoint.__name__, endpoint, methods=methods)

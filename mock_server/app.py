@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import importlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -30,16 +29,26 @@ from connexion.middleware import MiddlewarePosition
 from connexion.options import SwaggerUIOptions
 from connexion.resolver import Resolver
 from starlette.exceptions import HTTPException
+from starlette.requests import Request
 
 from ..openapi import DOCUMENT_PATH, load_document
 from . import admin as admin_routes
 from .cache import ReadCache
-from .compat.connexion import FAST_SECURITY_MAP, use_fast_operations, validator_map
+from .compat.connexion import (
+    FAST_SECURITY_MAP,
+    FastURIParser,
+    fast_jsonifier,
+    fast_middlewares,
+    use_fast_operations,
+    validator_map,
+)
 from .control import Controls
+from .engine import Engine, EngineMiddleware
+from .engine.changes import writes
 from .errors import ApiError, InvalidInput
 from .front import Front
 from .guards import REFUSED, UPLOADS, GuardMiddleware, allowed_methods, error_response
-from .handlers import Ctx
+from .handlers import Ctx, handler_for
 from .sessions import MAX_SESSIONS, SESSION, Session, Sessions, Template
 from .sessions import TTL as SESSION_TTL
 from .store import Store
@@ -84,6 +93,7 @@ def create_app(
     controls: Controls | None = None,
     max_sessions: int = MAX_SESSIONS,
     session_ttl: float = SESSION_TTL,
+    engine: Engine | None = None,
 ) -> connexion.AsyncApp:
     """The mock as an ASGI app. Without a store, one is made from the `fixtures` set and `seed`.
 
@@ -103,19 +113,28 @@ def create_app(
     `store` and `controls` are the default session's; `X-Mock-Session: NAME` selects another,
     made on first use from `fixtures` and `seed` (sessions.py, on `state.sessions`): at most
     `max_sessions` of them, each dropped after `session_ttl` idle seconds.
+    `engine` (engine/) makes the sessions a replica of a shared engine's state, joined here:
+    every write goes through its log (`serve --engine`, `--workers`).
     """
+    shared = engine.meta() if engine is not None else None
+    if shared is not None:  # a shared engine's key, fixtures and seed are every worker's
+        api_key, fixtures, seed = shared["api_key"], shared["fixtures"], shared["seed"]
     if store is None:
         from ..fixtures import generate
 
         store = Store(clock=clock, data=generate(fixtures, seed))
-    state = _AppState(store, api_key or secrets.token_hex(16))
+    state = _AppState(store, api_key or secrets.token_hex(16), engine)
     controls = state.controls = controls if controls is not None else Controls(seed=seed)
     sessions = state.sessions = Sessions(
         Session(None, store, controls), Template(fixtures, seed), max_sessions=max_sessions, ttl=session_ttl
     )
+    if engine is not None:  # the sessions become its replica (its state, if it has one already)
+        engine.attach(sessions, {"api_key": state.api_key, "fixtures": fixtures, "seed": seed})
     app = connexion.AsyncApp(
         __name__,
         security_map=FAST_SECURITY_MAP if fast_paths else None,
+        middlewares=fast_middlewares() if fast_paths else None,
+        jsonifier=fast_jsonifier() if fast_paths else None,
         lifespan=_lifespan(on_shutdown, background),
     )
     if fast_paths:
@@ -124,6 +143,7 @@ def create_app(
         _with_check_functions(load_document(document)),  # parsed here in C; connexion's takes 0.5 s
         resolver=_StoreResolver(),
         validator_map=validator_map(fast=fast_paths),
+        uri_parser_class=FastURIParser if fast_paths else None,
         strict_validation=strict_requests,
         validate_responses=validate_responses,
         swagger_ui_options=SwaggerUIOptions(swagger_ui_path="/v1/ui", spec_path="/v1/openapi.json"),
@@ -133,6 +153,8 @@ def create_app(
     # The first added here is the outermost: CORS (preflights reach nothing below), the session
     # (everything below finds its store and controls at scope[SESSION]), the journal (it sees every
     # answer below it) and the controls (they answer before the cache and the operation): front.py
+    if engine is not None:  # before anything reads the state, the worker catches up with the log
+        app.add_middleware(EngineMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, engine=engine)
     front = {"sessions": sessions, "cors": cors, "cors_origins": cors_origins}
     app.add_middleware(Front, position=MiddlewarePosition.BEFORE_EXCEPTION, **front)
     if cache:  # then the cache: a repeated read skips everything below
@@ -141,7 +163,7 @@ def create_app(
     app.add_middleware(GuardMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, **guard)
     app.add_middleware(_WithState, position=MiddlewarePosition.BEFORE_SECURITY, state=state)
     if admin:
-        admin_routes.mount(app, sessions, state.api_key)
+        admin_routes.mount(app, sessions, state.api_key, engine)
     app.state = state
     return app
 
@@ -163,9 +185,10 @@ def _lifespan(
 
 
 class _AppState:
-    def __init__(self, store: Store, api_key: str):
+    def __init__(self, store: Store, api_key: str, engine: Engine | None = None):
         self.store = store
         self.api_key = api_key
+        self.engine = engine
         self.controls: Controls  # the journal and the faults (control.py), set by create_app
         self.sessions: Sessions  # the default session (this store, these controls) and the named ones
 
@@ -222,35 +245,65 @@ class _StoreResolver(Resolver):
     store of the request's session."""
 
     def resolve_function_from_operation_id(self, operation_id: str) -> Callable[..., Any]:
-        module, name = operation_id.rsplit(".", 1)
         try:
-            handler = getattr(importlib.import_module(f".handlers.{module}", __package__), name)
-        except (ImportError, AttributeError) as exc:
-            raise ResolverError(f"no handler for {operation_id}") from exc
-        return _bind(handler)
+            handler = handler_for(operation_id)
+        except LookupError as exc:
+            raise ResolverError(str(exc)) from exc
+        return _bind(handler, operation_id)
 
 
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
+def _bind(handler: Callable[..., Any], operation_id: str) -> Callable[..., Any]:
     async def endpoint(**params: Any) -> Any:
-        refused = request.scope.get(REFUSED)
+        scope = request.scope
+        refused = scope.get(REFUSED)
         if refused is not None:  # --strict-requests: an unknown body field (guards.py)
             raise InvalidInput(refused)
-        store: Store = request.scope[SESSION].store
+        session = scope[SESSION]
+        store: Store = session.store
         token_info = context.get("token_info") or {}
         caller_id = (token_info.get("basicAuth") or {}).get("sub")
+        uploads = scope.get(UPLOADS) or {}
+        method = scope["method"]
+        engine = scope[STATE].engine
+        if engine is not None and writes(operation_id, method, params):  # through the shared log
+            args = {"params": params, "caller_id": caller_id, "base_url": base_url(scope)}
+            return engine.submit(
+                session.name, "operation", operation_id=operation_id, uploads=uploads, **args
+            )
         caller = store.accounts.get(caller_id) if caller_id is not None else None
-        uploads = request.scope.get(UPLOADS) or {}
-        result = handler(Ctx(store, caller, str(request.base_url), uploads), **params)
-        if request.method not in _READS:  # it did not raise: it changed the state (or may have)
+        result = handler(Ctx(store, caller, base_url(scope), uploads), **params)
+        if method not in _READS:  # it did not raise: it changed the state (or may have)
             store.generation += 1
         return result
 
     endpoint.__wrapped__ = handler  # type: ignore[attr-defined]  # connexion reads the parameters here
     endpoint.__name__ = handler.__name__
     return endpoint
+
+
+_BASE_URLS: dict[tuple[Any, ...], str] = {}
+
+
+def base_url(scope: Any) -> str:
+    """`str(request.base_url)`, remembered per scheme, server, root path and Host header (all it
+    depends on): starlette copies the scope and builds a URL for it on every request."""
+    host = next((value for name, value in scope["headers"] if name == b"host"), None)
+    server = scope.get("server")
+    key = (
+        scope.get("scheme", "http"),
+        tuple(server) if server is not None else None,
+        scope.get("app_root_path", scope.get("root_path", "")),
+        host,
+    )
+    found = _BASE_URLS.get(key)
+    if found is None:
+        if len(_BASE_URLS) >= 256:  # a client chooses the Host header: a bound
+            _BASE_URLS.clear()
+        found = _BASE_URLS[key] = str(Request(scope).base_url)
+    return found
 
 
 # ---------------------------------------------------------------------- errors, in one place

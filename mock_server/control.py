@@ -355,6 +355,7 @@ class Controls:
         self._fault_draws = random.Random(f"faults:{seed}")
         self.faults: dict[int, Fault] = {}
         self._next_fault = 1
+        self.shared_fire: Callable[[int], bool] | None = None  # set by a shared engine (engine/)
         self.active = False  # anything to do for a request without Prefer
         self._update()
 
@@ -446,21 +447,41 @@ class Controls:
         self.faults.clear()
         self._update()
 
+    def fault_state(self) -> dict[str, Any]:
+        """The faults as JSON-ready data, for a shared engine's snapshot."""
+        return {"faults": [fault.view() for fault in self.faults.values()], "next_fault": self._next_fault}
+
+    def restore_faults(self, state: dict[str, Any]) -> None:
+        self.faults = {view["id"]: Fault(**view) for view in state["faults"]}
+        self._next_fault = state["next_fault"]
+        self._update()
+
     def take_fault(self, operation: Operation) -> Fault | None:
-        """The first fault (oldest first) that applies and fires now; it counts down."""
+        """The first fault (oldest first) that applies and fires now; it counts down. On a shared
+        engine, `fire` goes through the engine's log (`shared_fire`), so that a fault set to fire
+        three times fires three times across every worker."""
+        fire = self.shared_fire or self.fire
         for fault in list(self.faults.values()):
             if not fault.applies_to(operation):
                 continue
             if fault.probability < 1 and self._fault_draws.random() >= fault.probability:
                 continue
-            fault.fired += 1
-            if fault.times is not None:
-                fault.times -= 1
-                if fault.times <= 0:
-                    del self.faults[fault.id]
-                    self._update()
-            return fault
+            if fire(fault.id):
+                return fault
         return None
+
+    def fire(self, fault_id: int) -> bool:
+        """Count one firing of the fault; False when it is gone (it fired its last time)."""
+        fault = self.faults.get(fault_id)
+        if fault is None:
+            return False
+        fault.fired += 1
+        if fault.times is not None:
+            fault.times -= 1
+            if fault.times <= 0:
+                del self.faults[fault.id]
+                self._update()
+        return True
 
 
 # ---------------------------------------------------------------------- ASGI middleware
@@ -589,12 +610,13 @@ async def _drop(scope: dict[str, Any], receive: Any, send: Any) -> None:
 # ---------------------------------------------------------------------- admin routes
 def admin_routes(
     controls_of: Callable[[Request], Controls],
+    submit: Callable[..., Any],
 ) -> list[tuple[str, Callable[..., Any], list[str]]]:
     """`/__mock__/faults`: POST one (201 `{"id", ...}`), GET them, DELETE all or `/{id}` one;
-    `controls_of(request)` gives the controls they act on (those of the request's session)."""
+    `controls_of(request)` gives the controls they act on (those of the request's session), and
+    `submit(request, kind, **args)` makes each change (admin.py: through a shared engine if any)."""
 
     async def create_fault(request: Request) -> JSONResponse:
-        controls = controls_of(request)
         raw = await request.body()
         try:
             body = json.loads(raw) if raw.strip() else None
@@ -602,21 +624,19 @@ def admin_routes(
             raise InvalidInput(f"the body is not JSON: {exc}") from None
         if not isinstance(body, dict):
             raise InvalidInput('the body must be a JSON object, e.g. {"operation": "*", "status": 503}')
-        return JSONResponse(controls.add_fault(body).view(), status_code=201)
+        return JSONResponse(submit(request, "add_fault", body=body).view(), status_code=201)
 
     async def list_faults(request: Request) -> JSONResponse:
         controls = controls_of(request)
         return JSONResponse([fault.view() for fault in controls.faults.values()])
 
     async def clear_faults(request: Request) -> Response:
-        controls = controls_of(request)
-        controls.clear_faults()
+        submit(request, "clear_faults")
         return Response(status_code=204)
 
     async def delete_fault(request: Request) -> Response:
-        controls = controls_of(request)
         raw = request.path_params["fault_id"]
-        if not (raw.isdigit() and controls.delete_fault(int(raw))):
+        if not (raw.isdigit() and submit(request, "delete_fault", fault_id=int(raw))):
             raise NotFound(f"No fault {raw}; GET /__mock__/faults lists them.")
         return Response(status_code=204)
 

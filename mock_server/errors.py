@@ -41,3 +41,9 @@ class NotFound(ApiError):
 
 class Conflict(ApiError):
     status, code = 409, "conflict"
+
+
+class EngineUnavailable(ApiError):
+    """The shared engine (serve --engine) cannot be reached: nothing can be answered rightly."""
+
+    status, code = 503, "engine_unavailable"

@@ -18,6 +18,7 @@ Requests to the admin API and to Swagger UI are not journaled: they are not the 
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -61,6 +62,21 @@ def message_of(item: Any) -> str:
     if isinstance(item, dict):
         return str(item.get("message") or item.get("detail") or "")
     return str(item)
+
+
+def view(entry: Entry) -> dict[str, Any]:
+    """One journal entry as JSON."""
+    when, method, path, query, operation_id, status, duration, findings = entry
+    return {
+        "time": iso_time(when),
+        "method": method,
+        "path": path,
+        "query": query.decode("latin-1"),
+        "operationId": operation_id,
+        "status": status,
+        "duration_ms": round(duration * 1000, 2),
+        "findings": [dict(item) if isinstance(item, dict) else item for item in findings],
+    }
 
 
 def iso_time(seconds: float) -> str:
@@ -137,23 +153,7 @@ class Journal:
 
     def render(self, limit: int | None = None) -> list[dict[str, Any]]:
         """The entries as JSON, newest first."""
-        out = []
-        for when, method, path, query, operation_id, status, duration, findings in reversed(self.entries):
-            if limit is not None and len(out) >= limit:
-                break
-            out.append(
-                {
-                    "time": iso_time(when),
-                    "method": method,
-                    "path": path,
-                    "query": query.decode("latin-1"),
-                    "operationId": operation_id,
-                    "status": status,
-                    "duration_ms": round(duration * 1000, 2),
-                    "findings": [dict(item) if isinstance(item, dict) else item for item in findings],
-                }
-            )
-        return out
+        return [view(entry) for entry in itertools.islice(reversed(self.entries), limit)]
 
     def report(self, operations: Operations) -> dict[str, Any]:
         """The client's contract report (serve --report): every operation of the document, used

@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import dataclasses
+import functools
 import gc
 import ipaddress
 import json
@@ -40,6 +42,12 @@ from .store.core import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, Capture
 # 3 when it cannot listen (port in use), and this one for a --state file it will not touch.
 EXIT_CANNOT_LISTEN = 3
 EXIT_STATE_FILE = 4
+EXIT_ENGINE = 5
+OPTIONS_VARIABLE = "CSAPI_SERVE_OPTIONS"  # how `--workers` hands the options to each worker
+
+
+class EngineError(Exception):
+    """The --engine cannot be used (unreachable, or a URL no engine serves)."""
 
 
 class StateFileError(Exception):
@@ -73,6 +81,8 @@ class ServeOptions:
     strict_requests: bool = False  # refuse unknown query parameters and body fields (tolerance.py)
     max_sessions: int = 100  # X-Mock-Session sandboxes alive at once, besides the default (sessions.py)
     session_ttl: float = 3600.0  # idle seconds after which such a session is dropped
+    engine: str | None = None  # a shared engine's URL (redis://...): the state lives there (engine/)
+    workers: int = 1  # processes serving the port; more than one needs `engine`
 
 
 def _stderr(message: str) -> None:
@@ -257,8 +267,23 @@ def check(options: ServeOptions) -> None:
     _check_controls(options)
     if options.max_sessions < 0:
         raise ServeUsageError("--max-sessions takes a whole number, 0 or more")
+    _check_sharing(options)
     if not options.session_ttl > 0:
         raise ServeUsageError("--session-ttl takes a number of seconds above 0")
+
+
+def _check_sharing(options: ServeOptions) -> None:
+    if options.workers < 1:
+        raise ServeUsageError("--workers takes a whole number, 1 or more")
+    if options.workers > 1 and options.engine is None:
+        raise ServeUsageError(
+            "--workers needs --engine URL: separate processes share one state only through an engine "
+            "(e.g. --engine redis://localhost:6379/0)"
+        )
+    if options.engine is not None and options.state is not None:
+        raise ServeUsageError("--state and --engine do not go together: the engine holds the state")
+    if options.workers > 1 and options.report is not None:
+        raise ServeUsageError("--report needs one worker: a worker counts only the requests it answered")
 
 
 def _check_controls(options: ServeOptions) -> None:
@@ -284,6 +309,7 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
 
     api_key = options.api_key
     saved: int | None = None
+    engine = None
     if options.state is not None:
         _check_state_folder(options.state)
     if options.state is not None and options.state.exists():
@@ -296,9 +322,17 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
             saved = store.generation  # the file holds this state and key: no need to write it again
         api_key = api_key or saved_key
     else:
-        store = Store(data=generate(options.fixtures, options.seed))
+        fixture_set, seed = options.fixtures, options.seed
+        engine = _open_engine(options.engine) if options.engine is not None else None
+        shared = _engine_call(engine.meta) if engine is not None else None
+        if shared is not None:  # a later worker: the engine's key, fixture set and seed
+            if api_key is not None and api_key != shared["api_key"]:
+                raise EngineError(
+                    f"{options.engine} serves with another API key than --api-key: leave it out"
+                )
+            api_key, fixture_set, seed = shared["api_key"], shared["fixtures"], shared["seed"]
+        store = Store(data=generate(fixture_set, seed))  # on an engine: replaced by its state
     api_key = api_key or secrets.token_hex(16)
-    store.search_index  # noqa: B018  # build it now, not during the first search request
 
     keeper = None
     if options.state is not None:
@@ -319,7 +353,8 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
         if report is not None:
             write_report_at_shutdown(report, controls, warn)
 
-    app = create_app(
+    make_app = functools.partial(
+        create_app,
         store,
         api_key=api_key,
         admin=options.admin,
@@ -335,9 +370,30 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
         session_ttl=options.session_ttl,
         on_shutdown=on_shutdown if keeper is not None or report is not None else None,
         background=(lambda: keeper.autosave(interval)) if keeper is not None and interval else None,
+        engine=engine,
     )
+    app = _engine_call(make_app)  # on an engine, joining it may fail
+    store.search_index  # noqa: B018  # build it now, not during the first search request
     app.state.keeper = keeper
     return app, store, api_key
+
+
+def _open_engine(url: str) -> Any:
+    from .engine import open_engine
+
+    try:
+        return open_engine(url)
+    except ValueError as exc:
+        raise EngineError(f"--engine: {exc}") from None
+
+
+def _engine_call(function: Callable[[], Any]) -> Any:
+    from .errors import EngineUnavailable
+
+    try:
+        return function()
+    except EngineUnavailable as exc:
+        raise EngineError(f"--engine: {exc.message}") from None
 
 
 def write_report_at_shutdown(path: Path, controls: Any, warn: Callable[[str], None]) -> None:
@@ -475,9 +531,46 @@ def run(
         # the protocol hands each request its connection, for a `drop` fault (compat/uvicorn.py)
         from .compat.uvicorn import TransportProtocol
 
-        uvicorn.run(
-            app, host=options.host, port=options.port, log_level="warning", http=TransportProtocol, **tls
-        )
+        listen: dict[str, Any] = {
+            "host": options.host,
+            "port": options.port,
+            "http": TransportProtocol,
+            **tls,
+        }
+        if options.workers == 1:
+            uvicorn.run(app, log_level="warning", **listen)
+            return
+        # Each worker is a process of its own that builds its app from the options (`worker_app`),
+        # joins the engine the app here has started, and serves the one socket uvicorn listens on.
+        del app, store
+        os.environ[OPTIONS_VARIABLE] = encode_options(dataclasses.replace(options, api_key=api_key))
+        target = f"{__package__}.serve:worker_app"
+        uvicorn.run(target, factory=True, workers=options.workers, log_level="warning", **listen)
+
+
+def worker_app() -> Any:
+    """One worker of `serve --workers N` (uvicorn calls it in each process it starts)."""
+    options = decode_options(os.environ[OPTIONS_VARIABLE])
+    gc.disable()
+    try:
+        app, _, _ = build(options)
+    finally:
+        gc.enable()
+    gc.freeze()
+    return app
+
+
+_PATHS = ("state", "certfile", "keyfile", "report")
+
+
+def encode_options(options: ServeOptions) -> str:
+    return json.dumps({k: str(v) if k in _PATHS and v is not None else v for k, v in vars(options).items()})
+
+
+def decode_options(text: str) -> ServeOptions:
+    data = json.loads(text)
+    paths = {k: Path(data[k]) for k in _PATHS if data.get(k) is not None}
+    return ServeOptions(**{**data, **paths, "cors_origins": tuple(data["cors_origins"])})
 
 
 @contextlib.contextmanager

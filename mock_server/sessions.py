@@ -62,7 +62,7 @@ class TooManySessions(Exception):
 class Session:
     """One sandbox. `name` is None for the default session; `cache` belongs to cache.py."""
 
-    __slots__ = ("name", "store", "controls", "cache", "used")
+    __slots__ = ("name", "store", "controls", "cache", "used", "written")
 
     def __init__(self, name: str | None, store: Store, controls: Controls, used: float = 0.0):
         self.name = name
@@ -70,6 +70,7 @@ class Session:
         self.controls = controls
         self.cache: Any = None  # the read cache's answers of this session (cache.py)
         self.used = used  # when a request last selected it (the registry's clock)
+        self.written: float | None = None  # on a shared engine: the log's time of its last change
 
     def __repr__(self) -> str:
         return f"Session({self.name!r})"
@@ -158,6 +159,12 @@ class Sessions:
         self._named: dict[str, Session] = {}
         self._pending: dict[str, asyncio.Future[Session]] = {}  # being made in a thread
         self._swept = clock()
+        # On a shared engine (engine/) every worker holds a replica of every session: one that was
+        # changed lives until the log's own time says it idled for `ttl` (`expire_written`), the
+        # same moment on every worker; `shared` also makes sessions on the event loop, in order
+        # with the log's changes. `on_new` sees each session made (the engine shares its journal).
+        self.shared = False
+        self.on_new: Callable[[Session], None] | None = None
 
     def __len__(self) -> int:
         """The named sessions alive (the default one is not counted)."""
@@ -176,7 +183,7 @@ class Sessions:
         session = self._named.get(name)
         if session is None:
             return None
-        if now - session.used > self.ttl:
+        if now - session.used > self.ttl and session.written is None:
             del self._named[name]
             return None
         session.used = now
@@ -198,6 +205,8 @@ class Sessions:
         session = self.find(check_name(name))
         if session is not None:
             return session
+        if self.shared:
+            return self.get(name)
         pending = self._pending.get(name)
         if pending is None:
             self._make_room()
@@ -218,7 +227,33 @@ class Sessions:
     def _add(self, name: str, store: Store) -> Session:
         session = Session(name, store, self.default.controls.for_session(), used=self.clock())
         self._named[name] = session
+        if self.on_new is not None:
+            self.on_new(session)
         return session
+
+    # ------------------------------------------------------------------ replicas (engine/)
+    def replica(self, name: str | None) -> Session:
+        """The session a change of the shared log names, made if need be: past `max_sessions`
+        too, since every worker must apply every change."""
+        if name is None:
+            return self.default
+        session = self._named.get(name)
+        return session if session is not None else self._add(name, self.new_store())
+
+    def put(self, name: str, store: Store) -> Session:
+        """Replace (or add) the session `name` with this store (a shared engine's snapshot)."""
+        return self._add(name, store)
+
+    def changed(self) -> list[Session]:
+        """The named sessions a change reached (a shared engine's snapshot holds them)."""
+        return [s for s in self._named.values() if s.written is not None]
+
+    def expire_written(self, now: float) -> None:
+        """Drop the changed sessions whose last change is older than `ttl` by the log's clock."""
+        for name in [
+            n for n, s in self._named.items() if s.written is not None and now - s.written > self.ttl
+        ]:
+            del self._named[name]
 
     def drop(self, name: str) -> bool:
         return self._named.pop(name, None) is not None
@@ -226,7 +261,7 @@ class Sessions:
     # ------------------------------------------------------------------ bounds
     def _sweep(self, now: float) -> None:
         self._swept = now
-        for name in [name for name, s in self._named.items() if now - s.used > self.ttl]:
+        for name in [n for n, s in self._named.items() if now - s.used > self.ttl and s.written is None]:
             del self._named[name]
 
     def _make_room(self) -> None:

@@ -12,6 +12,7 @@ does not name, does not pass it.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -24,6 +25,15 @@ from ..store.records import Account
 from ..views import Views
 
 T = TypeVar("T")
+
+
+def handler_for(operation_id: str) -> Callable[..., Any]:
+    """operationId `<resource>.<function>` -> handlers.<resource>.<function>; LookupError if none."""
+    module, _, name = operation_id.rpartition(".")
+    try:
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)  # type: ignore[no-any-return]
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise LookupError(f"no handler for {operation_id}") from exc
 
 
 @dataclass

@@ -13,6 +13,14 @@ from .records import Account, Email
 EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 
+def new_password() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def new_token() -> str:
+    return secrets.token_hex(16)
+
+
 class AccountsMixin(StoreBase):
     def user_for_credentials(self, user_id: str, token: str) -> Account | None:
         """The user whose id and token these are, compared in constant time; else None."""
@@ -33,8 +41,16 @@ class AccountsMixin(StoreBase):
             raise Unauthorized("The password is not correct.", code="password_incorrect")
         return account
 
-    def create_user(self, *, plan: str = "free", name: str | None = None) -> Account:
-        """A new user with fresh random credentials (the admin API's POST /__mock__/users)."""
+    def create_user(
+        self,
+        *,
+        plan: str = "free",
+        name: str | None = None,
+        password: str | None = None,
+        token: str | None = None,
+    ) -> Account:
+        """A new user with fresh random credentials (the admin API's POST /__mock__/users); a shared
+        engine draws them once and hands them to every replica (`password`, `token`)."""
         account_id = self.next_id("accounts")
         username = f"user{account_id}"
         while self.account_by_username(username):
@@ -48,8 +64,8 @@ class AccountsMixin(StoreBase):
             email=email,
             plan=plan,
             created_at=self.now(),
-            password=secrets.token_urlsafe(12),
-            token=secrets.token_hex(16),
+            password=password or new_password(),
+            token=token or new_token(),
         )
         self.accounts[account.id] = account
         self._index_account(account)

@@ -171,6 +171,7 @@ class CollectionsMixin(AccessMixin, AccountsMixin):
         self.unindex_text(collection)
         del self._live[collection.id]
         self._sort_top.pop(collection.id, None)
+        self._in_order.pop(collection.id, None)
         self._owned_sort_top.pop(collection.owner_id, None)
         for account_id in (collection.owner_id, *collection.collaborators):
             self._collections_of.get(account_id, set()).discard(collection.id)

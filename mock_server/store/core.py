@@ -223,6 +223,9 @@ class StoreBase:
         # sort in O(1); absent until asked for, dropped when that maximum may have fallen
         self._sort_top: dict[int, int] = {}
         self._owned_sort_top: dict[int, int] = {}  # the same for an account's own collections
+        # collection id -> its live items' ids by (sort, id), the order without sort_by: absent
+        # until asked for, extended by a create (it sorts last), dropped on any other change
+        self._in_order: dict[int, list[int]] = {}
         self._tags_of: dict[int, dict[int, None]] = {}
         self._tagged: dict[str, set[int]] = {}  # tag name (casefolded) -> ids of items carrying it
         self._comments_of: dict[int, dict[int, None]] = {}
@@ -309,6 +312,13 @@ class StoreBase:
         top = self._sort_top.get(item.collection_id)
         if top is not None and item.sort > top:
             self._sort_top[item.collection_id] = item.sort
+        order = self._in_order.get(item.collection_id)
+        if order is not None:
+            last = self.items[order[-1]] if order else None
+            if last is None or (item.sort, item.id) > (last.sort, last.id):
+                order.append(item.id)
+            else:
+                del self._in_order[item.collection_id]
 
     def _unlink_item(self, item: Item) -> None:
         self._live.get(item.collection_id, {}).pop(item.id, None)
@@ -317,6 +327,7 @@ class StoreBase:
         top = self._sort_top.get(item.collection_id)
         if top is not None and item.sort >= top:  # it may have been the only one this high
             del self._sort_top[item.collection_id]
+        self._in_order.pop(item.collection_id, None)
 
     def next_sort(self, collection_id: int) -> int:
         """1 + the highest `sort` of the collection's live items (1 when it has none)."""
@@ -330,6 +341,7 @@ class StoreBase:
     def sort_changed(self, collection_id: int) -> None:
         """A live item's `sort` was set in place (not through `_link_item`): recount on next use."""
         self._sort_top.pop(collection_id, None)
+        self._in_order.pop(collection_id, None)
 
     def _link_tag(self, tag: Tag) -> None:
         self._tags_of.setdefault(tag.item_id, {})[tag.id] = None
@@ -422,6 +434,9 @@ class StoreBase:
                 problems.append(
                     f"accounts {owner_id}: highest collection sort kept {top}, a recount gives {truth}"
                 )
+        for cid, order in self._in_order.items():
+            if order != [i.id for i in sorted(self.live_items(cid), key=lambda i: (i.sort, i.id))]:
+                problems.append(f"collections {cid}: the kept order of its items differs from a sort")
         return problems
 
     def _check_shapes(self) -> list[str]:

@@ -171,12 +171,16 @@ class ItemsMixin(CollectionsMixin):
 
     def collection_items(self, collection: Collection, where: ItemFilter = ANY_ITEM) -> list[Item]:
         """Live items of a collection in its order: sort_by/sort_order, else `sort` ascending."""
+        if collection.sort_by is None:  # (sort, id): kept in order, not sorted per request
+            order = self._in_order.get(collection.id)
+            if order is None:
+                ranked = sorted(self.live_items(collection.id), key=lambda i: (i.sort, i.id))
+                order = self._in_order[collection.id] = [i.id for i in ranked]
+            items = list(map(self.items.__getitem__, order))
+            return items if where == ANY_ITEM else [i for i in items if where(self, i)]
         items = [i for i in self.live_items(collection.id) if where(self, i)]
-        if collection.sort_by is None:
-            items.sort(key=lambda i: (i.sort, i.id))
-        else:
-            key = _SORT_KEYS[collection.sort_by]
-            items.sort(key=lambda i: (key(self, i), i.id), reverse=collection.sort_order == "desc")
+        key = _SORT_KEYS[collection.sort_by]
+        items.sort(key=lambda i: (key(self, i), i.id), reverse=collection.sort_order == "desc")
         return items
 
     def get_item(self, caller: Account, item_id: int) -> Item:
@@ -421,12 +425,15 @@ class ItemsMixin(CollectionsMixin):
         return children
 
     def _set_parent(self, item: Item, parent: Item | None) -> None:
-        top = self._sort_top.get(item.collection_id)
+        top, order = self._sort_top.get(item.collection_id), self._in_order.get(item.collection_id)
         self._unlink_item(item)
         item.parent_id = parent.id if parent is not None else None
         self._link_item(item)
-        if top is not None:  # the same live items with the same sorts: unlinking dropped it for nothing
+        # the same live items with the same sorts: unlinking dropped these for nothing
+        if top is not None:
             self._sort_top[item.collection_id] = top
+        if order is not None:
+            self._in_order[item.collection_id] = order
 
     def _move(self, items: list[Item], target: Collection) -> None:
         """Into target, stacks with their children; an item leaving its stack goes to top level."""

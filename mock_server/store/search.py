@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -62,7 +62,7 @@ class SearchMixin(CommentsMixin):
         # their matches are looked at (those are the cost, not the size of the store)
         seen = groups.keys() & (self.accessible_collection_ids(caller) | self._global)
         visible = [groups[cid] for cid in seen]
-        entries: Iterable[Entry] = itertools.chain.from_iterable(docs.values() for docs in visible)
+        entries: Iterable[Entry] = itertools.chain.from_iterable(map(_newest_first, visible))
         if q and tags:
             tagged = set.intersection(*(self.tagged_items(name) for name in tags))
             items = KIND_RANK["item"]
@@ -82,11 +82,12 @@ class SearchMixin(CommentsMixin):
         ranked = self._global_ranking(q, groups)
         own = [groups[cid] for cid in groups.keys() & self.accessible_collection_ids(caller) - self._global]
         total = len(ranked) + sum(len(docs) for docs in own)
-        candidates = itertools.chain(ranked[:stop], *(docs.values() for docs in own))
+        candidates = itertools.chain(ranked[:stop], *map(_newest_first, own))
         return self._page(candidates, start, stop, total)
 
     def _page(self, entries: Iterable[Entry], start: int, stop: int, total: int) -> Page[Found]:
-        # every match counts for the total, but only the asked page is sorted out of them
+        # every match counts for the total, but only the asked page is sorted out of them (the
+        # entries are unique, so the order they come in changes nothing but the time)
         top = heapq.nlargest(stop, entries)[start:]
         return Page([Found(KINDS[e[2]], self._record(e), e[0]) for e in top], total)
 
@@ -155,3 +156,10 @@ class SearchMixin(CommentsMixin):
             return False
         lat, lng, radius = near
         return haversine_m(lat, lng, item.latitude, item.longitude) <= radius
+
+
+def _newest_first(docs: dict[Key, Entry]) -> Iterator[Entry]:
+    """A group's documents, most recently indexed first: the best ones come early, so
+    `heapq.nlargest` keeps its heap instead of replacing it on nearly every entry (postings
+    grow oldest first, and a newer document ranks higher at an equal score)."""
+    return reversed(docs.values())

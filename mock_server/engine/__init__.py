@@ -1,0 +1,68 @@
+"""The shared engine of `serve --engine URL` (docs/design.md, "Shared deployments").
+
+Without an engine the mock keeps its state in its process (the embedded default). With one,
+every worker keeps a replica of the whole state in step with a log of changes the engine holds:
+changes.py says what a change is and applies it, redis.py is the Redis engine. The URL's scheme
+picks the engine (`redis://`, `rediss://`, `unix://`: Redis). `EngineMiddleware` catches a worker
+up with the log before each request, and answers 503 `engine_unavailable` while the engine
+cannot be reached.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import EngineUnavailable
+from .changes import Change, apply
+from .redis import RedisEngine
+
+Engine = RedisEngine  # the one kind so far; another scheme would add a class with the same methods
+SCHEMES = {"redis": RedisEngine, "rediss": RedisEngine, "unix": RedisEngine}
+
+__all__ = ["Change", "Engine", "EngineMiddleware", "EngineUnavailable", "apply", "open_engine"]
+
+
+def open_engine(url: str) -> Engine:
+    """The engine the URL names; ValueError for a scheme none serves."""
+    scheme = url.partition("://")[0].lower()
+    engine = SCHEMES.get(scheme)
+    if engine is None:
+        raise ValueError(f"{url!r}: no engine for {scheme or 'this'}://; use redis://HOST:PORT/DB")
+    return engine(url)
+
+
+class EngineMiddleware:
+    """ASGI middleware, outermost: the worker applies the log's new changes before anything else
+    looks at the state (the read cache, the session, the security check), so a request sees every
+    write acknowledged before it was sent, whichever worker took it. While the engine cannot be
+    reached it answers 503 with the `{code, message}` body, and so does a write that cannot reach
+    it from below (app.py raises it there; the controls' shared faults too)."""
+
+    def __init__(self, app: Any, engine: Engine):
+        self.app = app
+        self.engine = engine
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        def watch(message: dict[str, Any]) -> Any:
+            nonlocal started
+            started = True
+            return send(message)
+
+        try:
+            self.engine.catch_up()
+            await self.app(scope, receive, watch)
+        except EngineUnavailable as exc:
+            if started:
+                raise
+            body = json.dumps({"code": exc.code, "message": exc.message}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+            await send(
+                {"type": "http.response.start", "status": 503, "headers": [*headers, (b"retry-after", b"1")]}
+            )
+            await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,359 @@
+"""A shared deployment on Redis: state-machine replication through a Redis stream.
+
+`serve --engine redis://HOST:PORT/DB` (`rediss://` for TLS, `unix:///path.sock`; `?prefix=NAME`
+keeps several deployments apart on one Redis, default `{csapi}`). The design, and why, is in
+ARCHITECTURE.md ("Shared deployments"); in short:
+
+- Every change (changes.py) is an entry of one Redis stream, numbered by a counter, appended by
+  a Lua script that also returns every entry the worker has not applied yet up to its own. The
+  worker applies them in order to its replica of the whole state (every session's store and
+  faults) and answers from its own entry's outcome: a write is acknowledged only once it is in
+  Redis and applied. Redis runs each script alone, so the log's order is the one order of all
+  changes, and every worker applies the same changes in it.
+- Before every request a worker catches up (one script call: the entries after its last), so
+  a read on any worker sees every write acknowledged before it was sent.
+- The first worker on an empty engine writes its state as the base snapshot, with the API key
+  and the fixture set and seed every worker then adopts; every SNAPSHOT_EVERY changes one worker
+  (a lock in Redis) writes a snapshot from a thread and trims the stream to the one before, so a
+  worker that starts later loads a snapshot and replays only what followed it.
+- An epoch names the engine's content: a Redis that lost it (restarted without persistence,
+  flushed) is noticed on the next call, and the workers start it again from a replica's state.
+- The journal of each session is a Redis list every worker pushes to (after answering) and
+  reads from; faults are changes like any other, and so is each firing of one.
+- Redis gone: every request is answered 503 `engine_unavailable` (never from a stale replica),
+  and all is well again on the first request after it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from ..errors import ApiError, EngineUnavailable
+from ..journal import Journal, view
+from ..sessions import Session, Sessions
+from ..store import Store
+from .changes import Change, apply, decode, encode
+
+log = logging.getLogger("csapi.engine")
+
+SNAPSHOT_FORMAT = "csapi-engine-snapshot"
+SNAPSHOT_VERSION = 1
+SNAPSHOT_EVERY = 2000  # changes between snapshots: the most a starting worker replays
+DEFAULT_PREFIX = "{csapi}"  # braces: one hash slot, so the scripts' keys may sit in a Redis Cluster
+_ERRORS = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError)
+
+# KEYS: epoch log seq snapshot at meta; ARGV: epoch snapshot meta
+_INIT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('DEL', KEYS[2])
+  redis.call('SET', KEYS[3], 0)
+  redis.call('SET', KEYS[4], ARGV[2])
+  redis.call('HSET', KEYS[5], 'n', 0, 'id', '0-0')
+  redis.call('SET', KEYS[6], ARGV[3])
+  redis.call('SET', KEYS[1], ARGV[1])
+end
+return redis.call('GET', KEYS[1])
+"""
+# KEYS: epoch log; ARGV: epoch after -> the entries after `after`, or nil for another epoch
+_CATCH_UP = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
+return redis.call('XRANGE', KEYS[2], '(' .. ARGV[2], '+')
+"""
+# KEYS: epoch log seq; ARGV: epoch after change -> {own id, entries after `after` up to it}
+_APPEND = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
+local n = redis.call('INCR', KEYS[3])
+local id = redis.call('XADD', KEYS[2], '*', 'n', n, 'c', ARGV[3])
+return {id, redis.call('XRANGE', KEYS[2], '(' .. ARGV[2], id)}
+"""
+# KEYS: epoch log snapshot at; ARGV: epoch n id snapshot -> 1 if kept (newer than the one there)
+_SAVE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local at = redis.call('HGET', KEYS[4], 'n')
+if at and tonumber(at) >= tonumber(ARGV[2]) then return 0 end
+local previous = redis.call('HGET', KEYS[4], 'id')
+redis.call('SET', KEYS[3], ARGV[4])
+redis.call('HSET', KEYS[4], 'n', ARGV[2], 'id', ARGV[3])
+if previous then redis.call('XTRIM', KEYS[2], 'MINID', previous) end
+return 1
+"""
+
+
+class _Behind(Exception):
+    """The log no longer holds the entries after this worker's last: load a snapshot."""
+
+
+class RedisEngine:
+    """One worker's side of the shared engine: its replica, kept in step with the log."""
+
+    def __init__(self, url: str, *, snapshot_every: int = SNAPSHOT_EVERY, timeout: float = 2.0):
+        self.url = url
+        address, prefix = split_url(url)
+        self.client = redis.Redis.from_url(
+            address,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            retry=Retry(NoBackoff(), 1),  # one retry: a pooled connection Redis closed on restart
+        )
+        keys = ("epoch", "log", "seq", "snapshot", "snapshot-at", "meta")
+        self.key = {name: f"{prefix}:{name}" for name in keys}
+        self.journal_prefix = f"{prefix}:journal:"
+        self.snapshot_every = snapshot_every
+        self._init = self.client.register_script(_INIT)
+        self._catch_up = self.client.register_script(_CATCH_UP)
+        self._append = self.client.register_script(_APPEND)
+        self._save = self.client.register_script(_SAVE)
+        self.sessions: Sessions | None = None
+        self.epoch: bytes | None = None
+        self.applied = 0  # the number of the last change applied here
+        self.last_id = b"0-0"  # its stream id
+        self._saving = False
+        self._snapshot_seen = 0  # the number of the last change a snapshot holds, as far as known
+
+    # ------------------------------------------------------------------ joining
+    def meta(self) -> dict[str, Any] | None:
+        """What the first worker wrote: the API key, the fixture set and seed; None on an empty engine."""
+        raw = self._call(self.client.get, self.key["meta"])
+        return json.loads(raw) if raw is not None else None
+
+    def attach(self, sessions: Sessions, meta: dict[str, Any]) -> None:
+        """Make `sessions` this worker's replica: join the engine (starting it from their state
+        and `meta` when it is empty), load its snapshot, replay what followed."""
+        self.sessions = sessions
+        sessions.shared = True
+        sessions.on_new = self._share
+        for session in (sessions.default, *sessions.changed()):
+            self._share(session)
+        self._join(meta)
+
+    def _join(self, meta: dict[str, Any]) -> None:
+        assert self.sessions is not None
+        epoch = self._call(self.client.get, self.key["epoch"])
+        if epoch is None:
+            mine = secrets.token_hex(8).encode()
+            body = self._snapshot_body(mine, 0, b"0-0", self._capture())
+            keys = [self.key[k] for k in ("epoch", "log", "seq", "snapshot", "snapshot-at", "meta")]
+            epoch = self._call(self._init, keys, [mine, body, json.dumps(meta)])
+            if epoch == mine:
+                self.epoch, self.applied, self.last_id, self._snapshot_seen = epoch, 0, b"0-0", 0
+                log.info("started the engine at %s", self.url)
+                return
+        self.epoch = epoch
+        self._load_snapshot()
+        self.catch_up()
+
+    def _share(self, session: Session) -> None:
+        """A session's journal in Redis, and its faults' firings through the log."""
+        controls = session.controls
+        if not isinstance(controls.journal, SharedJournal):
+            controls.journal = SharedJournal(
+                controls.journal, self, self.journal_prefix + (session.name or "")
+            )
+        name = session.name
+        controls.shared_fire = lambda fault_id: bool(self.submit(name, "fire_fault", fault_id=fault_id))
+
+    # ------------------------------------------------------------------ the log
+    def catch_up(self) -> None:
+        """Apply every change after this worker's last; EngineUnavailable if Redis is gone."""
+        keys = [self.key["epoch"], self.key["log"]]
+        entries = self._call(self._catch_up, keys, [self.epoch, self.last_id])
+        if entries is None:
+            self._rejoin()
+            return
+        if entries:
+            try:
+                self._apply(entries)
+            except _Behind:
+                self._load_snapshot()
+                self.catch_up()
+
+    def submit(self, session: str | None, kind: str, **args: Any) -> Any:
+        """Append a change, apply the log up to it, and give its outcome (or raise its error)."""
+        assert self.sessions is not None
+        time = self.sessions.replica(session).store.clock()  # the one reading every replica uses
+        payload = encode(Change(kind, session, args, time))
+        keys = [self.key["epoch"], self.key["log"], self.key["seq"]]
+        answer = self._call(self._append, keys, [self.epoch, self.last_id, payload])
+        if answer is None:  # the engine started again meanwhile: this change was not taken
+            self._rejoin()
+            raise EngineUnavailable("The shared engine lost its state and was started again; retry.")
+        own, entries = answer
+        try:
+            outcome = self._apply(entries, own)
+        except _Behind:
+            self._load_snapshot()
+            self.catch_up()
+            raise EngineUnavailable("This worker fell behind the shared log; retry.") from None
+        ok, value = outcome
+        if not ok:
+            raise value
+        return value
+
+    def _apply(self, entries: list[Any], own: bytes | None = None) -> tuple[bool, Any]:
+        assert self.sessions is not None
+        outcome: tuple[bool, Any] = (False, EngineUnavailable("The change was not found in the log."))
+        for entry_id, fields in entries:
+            n = int(fields[1])
+            if n <= self.applied:
+                continue  # already here (a snapshot loaded past it)
+            if n != self.applied + 1:
+                raise _Behind
+            try:
+                result: tuple[bool, Any] = (True, apply(self.sessions, decode(fields[3])))
+            except ApiError as exc:  # refused alike everywhere: it changed nothing
+                result = (False, exc)
+            except Exception:  # a bug: this replica may now differ; say so loudly
+                log.exception("change %d could not be applied", n)
+                result = (False, EngineUnavailable("The mock failed to apply this change; see its log."))
+            self.applied, self.last_id = n, entry_id
+            if entry_id == own:
+                outcome = result
+        if self.applied - self._snapshot_seen >= self.snapshot_every:
+            self._maybe_snapshot()
+        return outcome
+
+    def _rejoin(self) -> None:
+        """The engine's content is gone (a Redis without persistence restarted): start it again
+        from this replica's state, so what this worker had applied is kept."""
+        log.warning("the engine at %s lost its state; starting it again from this worker's", self.url)
+        meta = self.meta() or {}
+        self._join(meta)
+
+    # ------------------------------------------------------------------ snapshots
+    def _capture(self) -> list[tuple[str | None, Any, dict[str, Any], float | None]]:
+        assert self.sessions is not None
+        every = (self.sessions.default, *self.sessions.changed())
+        return [(s.name, s.store.capture(), s.controls.fault_state(), s.written) for s in every]
+
+    @staticmethod
+    def _snapshot_body(epoch: bytes, n: int, entry_id: bytes, captured: list[Any]) -> str:
+        sessions = [
+            {"name": name, "state": capture.render(), "faults": faults, "written": written}
+            for name, capture, faults, written in captured
+        ]
+        body = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "epoch": epoch.decode()}
+        return json.dumps({**body, "n": n, "id": entry_id.decode(), "sessions": sessions})
+
+    def _maybe_snapshot(self) -> None:
+        """Every `snapshot_every` changes, one worker writes a snapshot (the others find the lock)."""
+        self._snapshot_seen = self.applied  # one is being written, here or by the worker with the lock
+        lock = self.key["snapshot"] + ":lock"
+        if self._saving or not self._call(self.client.set, lock, b"1", nx=True, ex=60):
+            return
+        self._saving = True
+        epoch, n, entry_id, captured = self.epoch, self.applied, self.last_id, self._capture()
+        assert epoch is not None
+
+        def save() -> None:  # rendering takes a while: not on the event loop
+            try:
+                body = self._snapshot_body(epoch, n, entry_id, captured)
+                keys = [self.key[k] for k in ("epoch", "log", "snapshot", "snapshot-at")]
+                self._save(keys, [epoch, n, entry_id, body])
+            except _ERRORS as exc:
+                log.warning("could not write a snapshot: %s", exc)
+            finally:
+                self._saving = False
+                self.client.delete(lock)
+
+        threading.Thread(target=save, name="csapi-snapshot", daemon=True).start()
+
+    def _load_snapshot(self) -> None:
+        assert self.sessions is not None
+        sessions = self.sessions
+        raw = self._call(self.client.get, self.key["snapshot"])
+        data = json.loads(raw) if raw is not None else None
+        if not data or data.get("format") != SNAPSHOT_FORMAT or data.get("version") != SNAPSHOT_VERSION:
+            raise EngineUnavailable(f"The shared engine holds no {SNAPSHOT_FORMAT} this csapi reads.")
+        for session in sessions.changed():  # what the snapshot does not hold is gone
+            assert session.name is not None
+            sessions.drop(session.name)
+        clock = sessions.default.store.clock
+        for entry in data["sessions"]:
+            name = entry["name"]
+            if name is None:
+                session = sessions.default
+                session.store.reset(entry["state"])
+            else:
+                session = sessions.put(name, Store(clock=clock, data=entry["state"]))
+            session.controls.restore_faults(entry["faults"])
+            session.written = entry["written"]
+        self.applied, self.last_id = data["n"], data["id"].encode()
+        self._snapshot_seen = self.applied
+
+    # ------------------------------------------------------------------ plumbing
+    def close(self) -> None:
+        """Close the connections to Redis (the app's lifespan does it when the worker stops)."""
+        self.client.close()
+
+    def _call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except _ERRORS as exc:
+            raise EngineUnavailable(f"The shared engine ({self.url}) cannot be reached: {exc}") from None
+
+
+def split_url(url: str) -> tuple[str, str]:
+    """(the URL redis-py is given, the key prefix): `?prefix=` is ours, not redis-py's."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    prefix = next((v for k, v in query if k == "prefix"), DEFAULT_PREFIX)
+    rest = urlencode([(k, v) for k, v in query if k != "prefix"])
+    return urlunsplit(parts._replace(query=rest)), prefix
+
+
+class SharedJournal(Journal):
+    """A session's journal in a Redis list (newest first, `size` long) that every worker pushes
+    to and reads from. A worker pushes its entries after answering, in one call per turn of the
+    event loop however many requests it answered meanwhile; the run's totals (the report) stay
+    this worker's."""
+
+    def __init__(self, local: Journal, engine: RedisEngine, key: str):
+        super().__init__(local.size, local.clock)
+        self.usage, self.started = local.usage, local.started
+        self.engine = engine
+        self.key = key
+        self._pending: list[str] = []
+
+    def record(self, *args: Any, **kwargs: Any) -> None:
+        super().record(*args, **kwargs)
+        self._pending.append(json.dumps(view(self.entries[-1])))
+        if len(self._pending) == 1:
+            try:
+                asyncio.get_running_loop().call_soon(self._push)
+            except RuntimeError:  # no event loop: push now
+                self._push()
+
+    def _push(self) -> None:
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        try:
+            pipe = self.engine.client.pipeline(transaction=False)
+            pipe.lpush(self.key, *pending).ltrim(self.key, 0, self.size - 1).execute()
+        except _ERRORS as exc:  # the request was answered; only its line in the journal is lost
+            log.warning("could not journal %d request(s): %s", len(pending), exc)
+
+    def render(self, limit: int | None = None) -> list[dict[str, Any]]:
+        self._push()
+        rows = self.engine._call(self.engine.client.lrange, self.key, 0, (limit or self.size) - 1)
+        return [json.loads(row) for row in rows]
+
+    def clear(self) -> None:
+        super().clear()
+        self._pending.clear()
+        self.engine._call(self.engine.client.delete, self.key)
+
+    def reset(self) -> None:
+        super().reset()
+        self.clear()

@@ -1,0 +1,223 @@
+"""The shared deployment as its users run it: real `csapi serve --engine` processes on one real
+redis-server, one per port (as on several hosts behind a load balancer) or `--workers 2` on one.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from csapi.mock_server.app import create_app
+from csapi.mock_server.engine import open_engine
+
+from .redis_server import RedisServer
+from .served import Served, csapi
+
+KEY = "shared-key"
+
+
+@pytest.fixture
+def engine_url(tmp_path: Path) -> Iterator[str]:
+    server = RedisServer(tmp_path)
+    yield server.url("served")
+    server.stop()
+
+
+def serve(url: str, *args: str) -> Served:
+    return Served("--engine", url, "--fixtures", "empty", "--api-key", KEY, *args)
+
+
+_OPEN: list[httpx.Client] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_callers() -> Iterator[None]:
+    yield
+    while _OPEN:
+        _OPEN.pop().close()
+
+
+class Caller:
+    """User 1 of the "empty" set on one server (closed after the test)."""
+
+    def __init__(self, served: Served, keep_alive: bool = True):
+        user = served.client.get("/__mock__/credentials").json()["users"][0]
+        self.client = httpx.Client(
+            base_url=served.base_url,
+            headers={"X-API-Key": KEY},
+            auth=(str(user["id"]), user["token"]),
+            timeout=10,
+            limits=httpx.Limits(max_keepalive_connections=None if keep_alive else 0),
+        )
+        _OPEN.append(self.client)
+
+    def new_collection(self, name: str) -> int:
+        answer = self.client.post("/v1/collections", json={"name": name, "type": "private"})
+        assert answer.status_code == 201, answer.text
+        return int(answer.json()["id"])
+
+    def new_item(self, collection_id: int, name: str) -> int:
+        body = {"type": "text", "content": "hello", "name": name}
+        answer = self.client.post(f"/v1/collections/{collection_id}/items", json=body)
+        assert answer.status_code == 201, answer.text
+        return int(answer.json()["id"])
+
+    def count(self, collection_id: int) -> tuple[int, int, int]:
+        """(items_total_count, X-Total-Count of the list, items listed): a count and two recounts."""
+        counted = self.client.get(f"/v1/collections/{collection_id}").json()[0]["items_total_count"]
+        listed, page = [], 1
+        while True:
+            answer = self.client.get(
+                "/v1/items", params={"collection_id": collection_id, "per_page": 100, "page": page}
+            )
+            listed += answer.json()
+            if len(listed) >= int(answer.headers["X-Total-Count"]) or not answer.json():
+                return counted, int(answer.headers["X-Total-Count"]), len(listed)
+            page += 1
+
+
+def writers(callers: list[Caller], collection_id: int, count: int, per_writer: int) -> tuple[list[int], int]:
+    """`count` threads creating items, spread over the callers; (acknowledged ids, failures)."""
+    made: list[int] = []
+    failed = 0
+    lock = threading.Lock()
+
+    def write(n: int) -> None:
+        nonlocal failed
+        for k in range(per_writer):
+            caller = callers[(n + k) % len(callers)]
+            try:
+                item_id = caller.new_item(collection_id, f"w{n}-{k}")
+            except (httpx.TransportError, AssertionError):
+                with lock:
+                    failed += 1
+                continue
+            with lock:
+                made.append(item_id)
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return made, failed
+
+
+def test_two_servers_on_one_engine_serve_one_state(engine_url: str) -> None:
+    with serve(engine_url) as a, serve(engine_url) as b:
+        on_a, on_b = Caller(a), Caller(b)
+        collection_id = on_a.new_collection("Shared")
+        item_id = on_a.new_item(collection_id, "Written on a")
+        assert on_b.client.get(f"/v1/items/{item_id}").json()[0]["name"] == "Written on a"  # the next read
+        made, failed = writers([on_a, on_b], collection_id, 32, 5)
+        assert failed == 0 and len(set(made)) == 160
+        for caller in (on_a, on_b):
+            assert caller.count(collection_id) == (161, 161, 161)
+        assert a.client.get("/__mock__/snapshot").json() == b.client.get("/__mock__/snapshot").json()
+
+
+def test_a_server_killed_mid_load_loses_nothing_acknowledged(engine_url: str) -> None:
+    with serve(engine_url) as a, serve(engine_url) as b:
+        on_a, on_b = Caller(a), Caller(b)
+        collection_id = on_a.new_collection("Busy")
+        killer = threading.Timer(0.5, a.kill)
+        killer.start()
+        made, failed = writers([on_a, on_b], collection_id, 16, 40)
+        killer.join()
+        assert a.process.poll() is not None and failed > 0  # it died under load
+        for item_id in made:  # every acknowledged write is there
+            assert on_b.client.get(f"/v1/items/{item_id}").status_code == 200, item_id
+        counted, total, listed = on_b.count(collection_id)
+        assert counted == total == listed >= len(made)  # (a write a died before answering may be there)
+        assert on_b.client.get("/v1/users/me").status_code == 200
+
+
+def test_a_server_started_after_10000_writes_catches_up_before_it_answers(engine_url: str) -> None:
+    engine = open_engine(engine_url)
+    app = create_app(api_key=KEY, fixtures="empty", engine=engine)  # a first worker, in process
+    user = app.state.store.accounts[1]
+    made = engine.submit(
+        None,
+        "operation",
+        **_create("collections.create_collection", {"body": {"name": "Big", "type": "private"}}),
+    )
+    collection_id = made[0]["id"]
+    item = {"collection_id": collection_id, "body": {"type": "text", "content": "x", "name": "n"}}
+    for _ in range(10_000):
+        engine.submit(None, "operation", **_create("items.create_item", item))
+    assert engine.applied == 10_001 and user.id == 1
+    engine.close()
+    with serve(engine_url) as late:
+        caller = Caller(late)
+        assert caller.count(collection_id)[:2] == (10_000, 10_000)
+        assert late.client.get("/__mock__/snapshot").json() == app.state.store.snapshot()
+
+
+def _create(operation_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "operation_id": operation_id,
+        "params": params,
+        "caller_id": 1,
+        "base_url": "http://x/",
+        "uploads": {},
+    }
+
+
+def test_workers_share_one_port_and_one_state(engine_url: str) -> None:
+    served = serve(engine_url, "--workers", "2")
+    try:
+        caller = Caller(served, keep_alive=False)  # a new connection each time: any worker may take it
+        collection_id = caller.new_collection("Two workers")
+        made, failed = writers([caller], collection_id, 32, 5)
+        assert failed == 0 and len(made) == 160
+        assert caller.count(collection_id) == (160, 160, 160)
+        pids = _children(served.process.pid)
+        assert len(pids) == 2, pids
+        os.kill(pids[0], signal.SIGKILL)  # a worker dies: the other answers, and another takes its place
+        deadline = time.monotonic() + 20
+        while len(set(_children(served.process.pid)) - {pids[0]}) < 2:
+            assert caller.client.get("/v1/users/me").status_code == 200
+            assert time.monotonic() < deadline, "the killed worker was not replaced"
+            time.sleep(0.1)
+        for _ in range(20):  # whichever worker answers, the same state
+            assert caller.count(collection_id) == (160, 160, 160)
+    finally:
+        status, _, err = served.stop()  # SIGTERM: uvicorn stops its workers, then itself
+        assert status == 0, err
+
+
+def _children(pid: int) -> list[int]:
+    """The worker processes uvicorn started (its children that serve, not the resource tracker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == pid and b"spawn_main" in command:
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+# ---------------------------------------------------------------------- usage
+def test_workers_need_an_engine_and_the_engine_holds_the_state(tmp_path: Path) -> None:
+    refused = csapi("serve", "--workers", "2")
+    assert refused.returncode == 2 and "--workers needs --engine" in refused.stderr
+    refused = csapi("serve", "--engine", "redis://127.0.0.1:1/0", "--state", str(tmp_path / "s.json"))
+    assert refused.returncode == 2 and "--state and --engine" in refused.stderr
+    unreachable = csapi("serve", "--engine", "redis://127.0.0.1:1/0")
+    assert unreachable.returncode == 5 and "cannot be reached" in unreachable.stderr
+    unknown = csapi("serve", "--engine", "mongodb://127.0.0.1/0")
+    assert unknown.returncode == 5 and "no engine for mongodb://" in unknown.stderr

@@ -135,7 +135,7 @@ def create_app(
         security_map=FAST_SECURITY_MAP if fast_paths else None,
         middlewares=fast_middlewares() if fast_paths else None,
         jsonifier=fast_jsonifier() if fast_paths else None,
-        lifespan=_lifespan(on_shutdown, background),
+        lifespan=_lifespan(on_shutdown, background, engine),
     )
     if fast_paths:
         use_fast_operations(app)
@@ -169,7 +169,9 @@ def create_app(
 
 
 def _lifespan(
-    on_shutdown: Callable[[], None] | None, background: Callable[[], Awaitable[None]] | None
+    on_shutdown: Callable[[], None] | None,
+    background: Callable[[], Awaitable[None]] | None,
+    engine: Engine | None = None,
 ) -> Callable[[Any], Any]:
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
@@ -180,6 +182,8 @@ def _lifespan(
             await asyncio.gather(task, return_exceptions=True)  # its end is its own business
         if on_shutdown is not None:
             on_shutdown()
+        if engine is not None:
+            engine.close()
 
     return lifespan
 

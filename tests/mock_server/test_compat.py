@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import json
 import os
 import subprocess
 import sys
@@ -235,3 +236,31 @@ def test_building_apps_grows_no_module_level_cache():
     after = _module_level_sizes()
     grown = {name: (before.get(name), size) for name, size in after.items() if size != before.get(name)}
     assert grown == {}
+
+
+def test_fast_json_writes_what_json_dumps_writes():
+    """compat's FastJson (the fast paths' jsonifier): byte for byte json.dumps(data, cls=...),
+    non-ASCII escaped, floats as repr writes them, and an error leaves no stale encoder behind."""
+    fast = compat_connexion.FastJson()
+    JSONEncoder = compat_connexion.fast_jsonifier().dumps_args["cls"]  # connexion's  # noqa: N806
+    samples: list[Any] = [
+        {"name": "café ☕", "n": 1e16, "x": -0.5, "none": None, "ok": True, "list": [1, "a", {"b": []}]},
+        [{"id": i, "tags": ["é"] * i} for i in range(5)],
+        "plain",
+        42,
+    ]
+    for data in samples:
+        assert fast.dumps(data, cls=JSONEncoder) == json.dumps(data, cls=JSONEncoder)
+    looped: list[Any] = []
+    looped.append(looped)
+    with pytest.raises(ValueError, match="Circular reference"):
+        fast.dumps(looped, cls=JSONEncoder)
+    assert fast.dumps(samples[0], cls=JSONEncoder) == json.dumps(samples[0], cls=JSONEncoder)
+
+
+def test_each_parameter_definition_is_checked_once():
+    """connexion appends a path's parameters to its operations' lists once per layer; the fast
+    request validation checks each definition once, in connexion's order."""
+    item_id = {"name": "item_id", "in": "path"}
+    include = {"name": "include", "in": "query"}
+    assert compat_connexion._distinct([include, item_id, item_id, item_id]) == [include, item_id]

@@ -194,6 +194,22 @@ def test_workers_share_one_port_and_one_state(engine_url: str) -> None:
         assert status == 0, err
 
 
+def test_conform_passes_against_two_workers_on_one_engine(engine_url: str) -> None:
+    """The README's shared deployment, checked as a server team would: `csapi conform --quick`
+    (every layer; its writes land on both workers, its reads too)."""
+    served = Served("--engine", engine_url, "--api-key", KEY, "--workers", "2")  # the default fixtures
+    try:
+        users = served.client.get("/__mock__/credentials").json()["users"][:3]
+        args = ["conform", "--base-url", served.base_url, "--api-key", KEY, "--team-id", "4", "--quick"]
+        for user in users:
+            args += ["--user", f"{user['id']}:{user['token']}"]
+        result = csapi(*args, timeout=240)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+        assert " 0 failed, 0 errors" in result.stdout
+    finally:
+        assert served.stop()[0] == 0
+
+
 def _children(pid: int) -> list[int]:
     """The worker processes uvicorn started (its children that serve, not the resource tracker)."""
     found = []

@@ -156,6 +156,36 @@ def serve_mock(fixtures: str, *, cache: bool = True, state: Path | None = None) 
     return spawn(name, argv, port, "/v1/ping")
 
 
+@contextlib.contextmanager
+def redis_server(folder: Path) -> Iterator[int]:
+    """A redis-server of its own for the shared targets (persistence off: a benchmark's data)."""
+    port = free_port()
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", ""]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            if time.monotonic() > deadline:
+                raise SystemExit("redis-server did not start")
+            time.sleep(0.05)
+        yield port
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def serve_shared(redis_port: int, workers: int) -> Any:
+    """`csapi serve --engine redis://... --workers N` on the default fixtures (a prefix of its own)."""
+    port = free_port()
+    engine = f"redis://127.0.0.1:{redis_port}/0?prefix=bench{workers}"
+    argv = [sys.executable, "-m", "csapi", "serve", "--port", str(port), "--api-key", KEY]
+    argv += ["--engine", engine, "--workers", str(workers)]
+    name = f"csapi serve (default, engine, {workers} worker{'s' if workers > 1 else ''})"
+    return spawn(name, argv, port, "/v1/ping")
+
+
 def install_prism() -> Path:
     folder = HERE / ".prism"
     binary = folder / "node_modules" / ".bin" / "prism"
@@ -413,8 +443,14 @@ def main(argv: list[str] | None = None) -> int:
         choices=list(MIXES),
         help="only this mix of the comparison (repeatable): no flat costs, nothing written",
     )
+    parser.add_argument(
+        "--no-shared",
+        action="store_true",
+        help="leave out the shared targets (serve --engine on a redis-server, 1 and 2 workers)",
+    )
     args = parser.parse_args(argv)
     mixes = [m for m in MIXES if m in (args.only or MIXES)]
+    shared = not args.no_shared and shutil.which("redis-server") is not None
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
     prism = install_prism()
@@ -428,9 +464,13 @@ def main(argv: list[str] | None = None) -> int:
         uncached = stack.enter_context(serve_mock("default", cache=False))
         bare = stack.enter_context(serve_bare(capture(mock.url, [plans[m] for m in mixes], folder)))
         prism_server = stack.enter_context(serve_prism(prism))
+        targets = [prism_server, mock, uncached, bare]
+        if shared:  # the mixed mix writes: each shared target has its own state in the engine
+            redis_port = stack.enter_context(redis_server(folder))
+            targets += [stack.enter_context(serve_shared(redis_port, n)) for n in (1, 2)]
         for mix in mixes:
             for connections in (2, 32):
-                for target in (prism_server, mock, uncached, bare):
+                for target in targets:
                     rows.append(load(target, plans[mix], folder, connections, args.seconds))
         stack.close()
         if args.only:
@@ -561,7 +601,16 @@ def verdict(find: Any, rows: list[Row]) -> list[str]:
     read, prism, bare = find(mock, "read", 32), find("Prism", "read", 32), find("bare", "read", 32)
     write, prism_w = find(mock, "write", 32), find("Prism", "write", 32)
     mixed, bare_m = find(mock, "mixed", 32), find("bare", "mixed", 32)
+    one, two = (
+        find("csapi serve (default, engine, 1", "mixed", 32),
+        find("csapi serve (default, engine, 2", "mixed", 32),
+    )
     checks = []
+    if one and two:
+        ratio = two.rps / one.rps
+        checks.append((f"mixed @32: 2 workers / 1 worker on the engine {ratio:.2f}x >= 1.3x", ratio >= 1.3))
+    if two and mixed:  # not a threshold: what the engine costs and the second core gives, together
+        lines.append(f"- (2 workers on the engine / embedded serve, mixed @32: {two.rps / mixed.rps:.2f}x)")
     if mixed and bare_m:
         checks += [
             (f"mixed @32: mock/bare {mixed.rps / bare_m.rps:.0%} >= 15%", mixed.rps >= 0.15 * bare_m.rps),

@@ -56,11 +56,13 @@ def operation(
     caller_id: int | None,
     base_url: str,
     uploads: dict[str, Upload],
+    render: bool = True,
 ) -> Any:
-    """An API operation: its handler on the session's store, as app.py would call it."""
+    """An API operation: its handler on the session's store, as app.py would call it (without
+    rendering the answer when nobody reads it: `render`)."""
     store = session.store
     caller = store.accounts.get(caller_id) if caller_id is not None else None
-    return handler_for(operation_id)(Ctx(store, caller, base_url, uploads), **params)
+    return handler_for(operation_id)(Ctx(store, caller, base_url, uploads, render), **params)
 
 
 def reset(session: Session, sessions: Sessions, *, fixtures_name: str, seed: int) -> None:
@@ -101,18 +103,20 @@ APPLIERS: dict[str, Callable[..., Any]] = {
 }
 
 
-def apply(sessions: Sessions, change: Change) -> Any:
+def apply(sessions: Sessions, change: Change, answered: bool = True) -> Any:
     """Apply one change to the registry's session it names; its result, or the ApiError it raises
-    (raised the same way on every worker, so a refused change changes nothing anywhere)."""
+    (raised the same way on every worker, so a refused change changes nothing anywhere). An
+    operation's answer is rendered only when `answered` (the worker that took the request)."""
     session = sessions.replica(change.session)
     store = session.store
+    args = change.args if answered or change.kind != "operation" else {**change.args, "render": False}
     if change.time is None:
-        return APPLIERS[change.kind](session, sessions, **change.args)
+        return APPLIERS[change.kind](session, sessions, **args)
     at = change.time
     clock = store.clock
     store.clock = lambda: at  # every reading while it applies: the writer's, on every worker
     try:
-        result = APPLIERS[change.kind](session, sessions, **change.args)
+        result = APPLIERS[change.kind](session, sessions, **args)
     finally:
         store.clock = clock
         store.generation += 1  # the read cache's answers of this session are stale

@@ -44,10 +44,11 @@ class Ctx:
     caller: Account | None
     base_url: str
     uploads: dict[str, Upload] = field(default_factory=dict)  # multipart file parts by field
+    render: bool = True  # False: nobody reads the answer (a replica applying another worker's change)
     view: Views = field(init=False)
 
     def __post_init__(self) -> None:
-        self.view = Views(self.store, self.caller, self.base_url)
+        self.view = Views(self.store, self.caller, self.base_url) if self.render else _UNRENDERED
 
     @property
     def user(self) -> Account:
@@ -80,3 +81,17 @@ class Ctx:
     @staticmethod
     def deleted(what: str) -> tuple[dict[str, str], int]:
         return {"code": "deleted", "message": f"{what} was deleted."}, 200
+
+
+class _Unrendered:
+    """Views that render nothing: every shape is {} (handlers only return or unpack them)."""
+
+    def __getattr__(self, name: str) -> Callable[..., dict[str, Any]]:
+        return _nothing
+
+
+def _nothing(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    return {}
+
+
+_UNRENDERED: Any = _Unrendered()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 import secrets
@@ -43,6 +44,7 @@ from .compat.connexion import (
     validator_map,
 )
 from .control import Controls
+from .cors import CORS
 from .engine import Engine, EngineMiddleware
 from .engine.changes import writes
 from .errors import ApiError, InvalidInput
@@ -154,7 +156,10 @@ def create_app(
     # (everything below finds its store and controls at scope[SESSION]), the journal (it sees every
     # answer below it) and the controls (they answer before the cache and the operation): front.py
     if engine is not None:  # before anything reads the state, the worker catches up with the log
-        app.add_middleware(EngineMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, engine=engine)
+        wrap = functools.partial(CORS, origins=cors_origins) if cors else None  # the 503 for pages too
+        app.add_middleware(
+            EngineMiddleware, position=MiddlewarePosition.BEFORE_EXCEPTION, engine=engine, wrap=wrap
+        )
     front = {"sessions": sessions, "cors": cors, "cors_origins": cors_origins}
     app.add_middleware(Front, position=MiddlewarePosition.BEFORE_EXCEPTION, **front)
     if cache:  # then the cache: a repeated read skips everything below

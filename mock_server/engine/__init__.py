@@ -37,11 +37,13 @@ class EngineMiddleware:
     looks at the state (the read cache, the session, the security check), so a request sees every
     write acknowledged before it was sent, whichever worker took it. While the engine cannot be
     reached it answers 503 with the `{code, message}` body, and so does a write that cannot reach
-    it from below (app.py raises it there; the controls' shared faults too)."""
+    it from below (app.py raises it there; the controls' shared faults too). `wrap` puts the
+    server's CORS layer around that answer, so a web page reads it too."""
 
-    def __init__(self, app: Any, engine: Engine):
+    def __init__(self, app: Any, engine: Engine, wrap: Any = None):
         self.app = app
         self.engine = engine
+        self.unavailable = wrap(_unavailable) if wrap is not None else _unavailable
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -60,9 +62,16 @@ class EngineMiddleware:
         except EngineUnavailable as exc:
             if started:
                 raise
-            body = json.dumps({"code": exc.code, "message": exc.message}).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-            await send(
-                {"type": "http.response.start", "status": 503, "headers": [*headers, (b"retry-after", b"1")]}
-            )
-            await send({"type": "http.response.body", "body": body})
+            scope[_REASON] = exc
+            await self.unavailable(scope, receive, send)
+
+
+_REASON = "csapi.engine_unavailable"
+
+
+async def _unavailable(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    exc: EngineUnavailable = scope[_REASON]
+    body = json.dumps({"code": exc.code, "message": exc.message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": 503, "headers": [*headers, (b"retry-after", b"1")]})
+    await send({"type": "http.response.body", "body": body})

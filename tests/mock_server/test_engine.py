@@ -220,6 +220,11 @@ def test_the_engine_gone_is_a_503_then_all_is_well_again(tmp_path: Path) -> None
             answer = a.call(method, path, json={"name": "x", "type": "private"})
             assert answer.status_code == 503, answer.text
             assert answer.json()["code"] == "engine_unavailable"
+        page = a.call("GET", "/v1/users/me", headers={"Origin": "http://localhost:3000"})
+        assert page.status_code == 503 and page.headers["access-control-allow-origin"] in (
+            "*",
+            "http://localhost:3000",
+        )
         server.start()
         assert a.call("GET", f"/v1/collections/{collection_id}").status_code == 200
         assert new_collection(a, "After") == collection_id + 1

@@ -21,7 +21,7 @@ from csapi.mock_server.engine import open_engine
 from csapi.mock_server.engine.changes import Change, decode, encode
 from csapi.mock_server.forms import Upload
 
-from .conftest import API_KEY, FREE, PRO, auth_headers
+from .conftest import API_KEY, FREE, PRO, Clock, auth_headers
 from .redis_server import RedisServer
 
 
@@ -192,6 +192,25 @@ def test_the_journal_is_shared(workers: tuple[Worker, Worker]) -> None:
     assert paths[:2] == ["/v1/collections", "/v1/users/me"]
 
 
+def test_a_changed_session_expires_by_the_logs_clock_on_every_worker(redis_server: RedisServer) -> None:
+    redis_server.flush()
+    url = redis_server.url("ttl")
+    clock = Clock()
+    a, b = (Worker(url, clock=clock, session_ttl=60) for _ in range(2))
+    try:
+        sandbox = {"X-Mock-Session": "old"}
+        made = a.call("POST", "/v1/collections", headers=sandbox, json={"name": "Old", "type": "private"})
+        assert b.call("GET", f"/v1/collections/{made.json()['id']}", headers=sandbox).status_code == 200
+        clock.advance(61)
+        new_collection(b, "A change in the default session, 61 s later")  # the log's clock moves
+        for worker in (a, b):
+            answer = worker.call("GET", f"/v1/collections/{made.json()['id']}", headers=sandbox)
+            assert answer.status_code == 404  # a fresh sandbox: the old one expired everywhere
+    finally:
+        a.close()
+        b.close()
+
+
 # ---------------------------------------------------------------------- joining late, losing the engine
 def test_a_worker_started_later_catches_up(redis_server: RedisServer) -> None:
     redis_server.flush()
@@ -205,6 +224,7 @@ def test_a_worker_started_later_catches_up(redis_server: RedisServer) -> None:
     try:
         assert b.store.snapshot() == a.store.snapshot()
         assert b.engine.applied == a.engine.applied == 231
+        assert a.engine.client.xlen(a.engine.key["log"]) < 231  # trimmed behind the snapshots
     finally:
         a.close()
         b.close()

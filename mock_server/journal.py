@@ -35,7 +35,8 @@ from .guards import FINDINGS
 from .sessions import SESSION
 
 if TYPE_CHECKING:
-    from .control import Controls, Operation, Operations
+    from .control import Controls
+    from .operations import Operation, Operations
 
 OPERATION = "csapi.operation"  # scope key: the request's Operation (None: no operation matches)
 NOT_API = ("/__mock__", "/v1/ui", "/v1/openapi.json")  # not journaled, never controlled

@@ -11,7 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from csapi.mock_server.control import FAULT_STATUSES, Controls, error_code, parse_latency
+from csapi.mock_server.control import Controls, error_code, parse_latency
+from csapi.mock_server.operations import FAULT_STATUSES
 from csapi.mock_server.serve import ServeOptions, ServeUsageError, check
 from csapi.openapi import document, resolve
 from tests.mock_server.conftest import API_KEY, assert_error

@@ -85,8 +85,8 @@ class Views:
         """A collection with what `include` asked for: a page of its items, its collaborators."""
         out = self.collection(collection, role)
         if include and "items" in include:
-            found = self.store.collection_items(collection, items_where)
-            out["items"] = [self.item(i) for i in paginate(found, items_page, items_per_page).entries]
+            found = self.store.collection_page(collection, items_where, items_page, items_per_page)
+            out["items"] = [self.item(i) for i in found.entries]
         if include and "users" in include:
             out["users"] = [self.collaborator(*entry) for entry in self.store.collaborators_of(collection)]
         return out

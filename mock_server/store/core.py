@@ -417,6 +417,7 @@ class StoreBase:
                 problems.append(f"search index: {key} is {'stale' if key in kept_index._docs else 'missing'}")
             if kept_index._postings != fresh_index._postings:
                 problems.append("search index: the postings differ from a fresh build")
+            problems += kept_index.check()  # its kept rankings against its own postings
         problems += self._check_shapes()
         problems += self._check_sort_tops()
         return problems

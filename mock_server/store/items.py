@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from ..errors import InvalidInput, NotFound
 from .collections import CollectionsMixin, matches_query
-from .core import Page, paginate, unique
+from .core import Page, page_bounds, paginate, unique
 from .records import Account, Collection, Item, Tag
 
 PAID_ITEM_FIELDS = ("tags",)
@@ -153,7 +153,7 @@ class ItemsMixin(CollectionsMixin):
             where = replace(where, owned_by=owner_id)
         if collection_id is not None:
             collection, _ = self.visible_collection(caller, collection_id)
-            return paginate(self.collection_items(collection, where), page, per_page)
+            return self.collection_page(collection, where, page, per_page)
         found = [
             item
             for cid in self.accessible_collection_ids(caller)
@@ -169,19 +169,35 @@ class ItemsMixin(CollectionsMixin):
             found = [i for i in in_order if i.id in wanted]
         return paginate(found, page, per_page)
 
+    def collection_page(
+        self, collection: Collection, where: ItemFilter, page: int | None, per_page: int | None
+    ) -> Page[Item]:
+        """`paginate(collection_items(collection, where), page, per_page)`; unfiltered and without
+        sort_by, only the page is read out of the kept order (a collection a client keeps adding
+        to made every list cost its whole length)."""
+        if collection.sort_by is not None or where != ANY_ITEM:
+            return paginate(self.collection_items(collection, where), page, per_page)
+        start, stop = page_bounds(page, per_page)
+        order = self._ordered_ids(collection.id)
+        return Page(list(map(self.items.__getitem__, order[start:stop])), len(order))
+
     def collection_items(self, collection: Collection, where: ItemFilter = ANY_ITEM) -> list[Item]:
         """Live items of a collection in its order: sort_by/sort_order, else `sort` ascending."""
         if collection.sort_by is None:  # (sort, id): kept in order, not sorted per request
-            order = self._in_order.get(collection.id)
-            if order is None:
-                ranked = sorted(self.live_items(collection.id), key=lambda i: (i.sort, i.id))
-                order = self._in_order[collection.id] = [i.id for i in ranked]
-            items = list(map(self.items.__getitem__, order))
+            items = list(map(self.items.__getitem__, self._ordered_ids(collection.id)))
             return items if where == ANY_ITEM else [i for i in items if where(self, i)]
         items = [i for i in self.live_items(collection.id) if where(self, i)]
         key = _SORT_KEYS[collection.sort_by]
         items.sort(key=lambda i: (key(self, i), i.id), reverse=collection.sort_order == "desc")
         return items
+
+    def _ordered_ids(self, collection_id: int) -> list[int]:
+        """The collection's live item ids by (sort, id): `_in_order`'s, made if absent. Not a copy."""
+        order = self._in_order.get(collection_id)
+        if order is None:
+            ranked = sorted(self.live_items(collection_id), key=lambda i: (i.sort, i.id))
+            order = self._in_order[collection_id] = [i.id for i in ranked]
+        return order
 
     def get_item(self, caller: Account, item_id: int) -> Item:
         return self.visible_item(caller, item_id)[0]

@@ -78,12 +78,18 @@ class SearchMixin(CommentsMixin):
     def _plain_search(self, caller: Account, q: str, start: int, stop: int) -> Page[Found]:
         """Words alone: global collections' matches (visible to all) come ranked once per state
         of the index; the caller's other collections' matches are ranked per request."""
-        groups = self.search_index.query(q)
+        index = self.search_index
+        groups = index.query(q)
         ranked = self._global_ranking(q, groups)
-        own = [groups[cid] for cid in groups.keys() & self.accessible_collection_ids(caller) - self._global]
-        total = len(ranked) + sum(len(docs) for docs in own)
-        candidates = itertools.chain(ranked[:stop], *map(_newest_first, own))
-        return self._page(candidates, start, stop, total)
+        cids = groups.keys() & self.accessible_collection_ids(caller) - self._global
+        total = len(ranked) + sum(len(groups[cid]) for cid in cids)
+        words = set(terms(q))
+        if len(words) == 1:  # the postings themselves: each group's best, kept ranked, will do
+            (word,) = words
+            own: Iterable[Iterable[Entry]] = [index.best(word, cid, stop) for cid in cids]
+        else:
+            own = [_newest_first(groups[cid]) for cid in cids]
+        return self._page(itertools.chain(ranked[:stop], *own), start, stop, total)
 
     def _page(self, entries: Iterable[Entry], start: int, stop: int, total: int) -> Page[Found]:
         # every match counts for the total, but only the asked page is sorted out of them (the

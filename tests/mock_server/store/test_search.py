@@ -198,3 +198,47 @@ def test_global_matches_ranked_once_stay_true_as_the_data_changes(clock: Clock):
     store.delete_item(owner, store.live_items(globals_[0])[0].id)
     _check_words(store, words)
     assert store.check_invariants() == []
+
+
+def test_kept_rankings_give_the_full_ranking_across_random_changes(clock: Clock):
+    """A one-word search of a large group reads its page off a kept ranking (text.py `best`): across
+    random creates, renames, comments, moves and deletes, every page is what ranking all matches
+    gives, and each kept ranking stays a sort of its postings (`check_invariants`)."""
+    import random
+
+    from csapi.mock_server.store.text import RANK_FROM
+
+    rng = random.Random(3)
+    store = Store(clock=clock, data=generate("default", 0))
+    pro = store.accounts[PRO]
+    mine = [store.create_collection(pro, {"name": f"c{n}", "type": "private"}).id for n in (1, 2)]
+    words = ["alpha", "beta"]
+    for n in range(2 * RANK_FROM):  # past RANK_FROM in each group: rankings are kept
+        name = f"alpha {words[n % 3 % 2]}"
+        store.create_item(pro, mine[n % 2], {"type": "text", "name": name, "content": "x"})
+    for step in range(150):
+        live = [i for cid in mine for i in store.live_items(cid)]
+        op = rng.choice(["create", "rename", "comment", "move", "delete", "search"])
+        target = rng.choice(live)
+        if op == "create":
+            clock.advance(rng.choice([0, 1]))
+            name = " ".join(rng.sample(words, rng.randint(1, 2)) * rng.randint(1, 2))
+            store.create_item(pro, rng.choice(mine), {"type": "text", "name": name, "content": "beta"})
+        elif op == "rename":
+            store.update_item(pro, target.id, {"name": rng.choice(["alpha", "beta beta", "gamma"])})
+        elif op == "comment":
+            store.create_comment(pro, target.id, rng.choice(["alpha", "beta alpha"]))
+        elif op == "move":
+            other = mine[1 - mine.index(target.collection_id)]
+            store.update_multiple_items(pro, [target.id], collection_id=other)
+        elif op == "delete":
+            store.delete_item(pro, target.id)
+        for word in words:
+            for page, per_page in ((1, 10), (2, 10), (rng.randint(1, 30), rng.randint(1, 7))):
+                result = store.search(pro, q=word, page=page, per_page=per_page)
+                got = [(f.kind, f.record.id) for f in result.entries]
+                assert (got, result.total) == _expected(store, PRO, word, page, per_page), (step, op, word)
+        if step % 10 == 0:
+            assert store.check_invariants() == [], (step, op)
+    assert store.search_index._ranked_count > 0  # the rankings were used, not only built
+    assert store.check_invariants() == []

@@ -1,6 +1,7 @@
 """A new item's or collection's `sort` is 1 + the highest of its siblings', whatever happened
 before: the kept highest sorts (core.py `_sort_top`, `_owned_sort_top`) give exactly the values
-a scan of the live items gives, across random creates, moves, reorders, sort edits and deletes."""
+a scan of the live items gives, across random creates, moves, reorders, sort edits and deletes;
+and a page of a collection read off its kept order (`collection_page`) is the page of the full list."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import random
 
 import pytest
 
-from csapi.mock_server.store import Store
+from csapi.mock_server.store import Store, paginate
+from csapi.mock_server.store.items import ANY_ITEM
 from csapi.mock_server.store.records import Account
 from tests.mock_server.conftest import TEAM, World
 
@@ -62,6 +64,10 @@ def test_new_item_sorts_are_as_a_scan_gives_them(store: Store, world: World, pro
         elif op == "delete" and live:
             store.delete_item(pro, rng.choice(live).id, delete_items=rng.random() < 0.5)
         assert store.check_invariants() == [], f"step {step}: {op}"
+        page, per_page = rng.randint(1, 4), rng.randint(1, 6)
+        for collection in (store.collections[cid], store.collections[other]):
+            wanted = paginate(store.collection_items(collection), page, per_page)
+            assert store.collection_page(collection, ANY_ITEM, page, per_page) == wanted, f"step {step}"
     assert Store(data=store.snapshot()).check_invariants() == []
 
 

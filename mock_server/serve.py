@@ -533,9 +533,11 @@ def run(
             "host": options.host,
             "port": options.port,
             "http": TransportProtocol,
-            # asyncio's loop, not uvloop: under load uvloop left some connections unread for up to
-            # 180 ms (p99.9 of the mixed workload at 32 connections; asyncio's: 20-25 ms)
-            "loop": "asyncio",
+            # One process: asyncio's loop, not uvloop, which under load left some connections unread
+            # for up to 180 ms (p99.9 of the mixed workload at 32 connections; asyncio's: 20-25 ms).
+            # Workers: uvloop, which accepts one connection per wake-up; asyncio's accepts up to
+            # the backlog at once, so the first worker to wake took every connection wrk opened.
+            "loop": "asyncio" if options.workers == 1 else "auto",
             **tls,
         }
         if options.workers == 1:

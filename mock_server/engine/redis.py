@@ -27,6 +27,7 @@ ARCHITECTURE.md ("Shared deployments"); in short:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -265,7 +266,8 @@ class RedisEngine:
                 log.warning("could not write a snapshot: %s", exc)
             finally:
                 self._saving = False
-                self.client.delete(lock)
+                with contextlib.suppress(*_ERRORS):  # else the lock expires by itself
+                    self.client.delete(lock)
 
         threading.Thread(target=save, name="csapi-snapshot", daemon=True).start()
 

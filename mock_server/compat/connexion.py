@@ -33,6 +33,14 @@ Two parts:
   - `FastURIParser` (add_api's documented `uri_parser_class`): `param_schemas` computed once,
     not per parameter per request; `fast_jsonifier()` (AsyncApp's documented `jsonifier`):
     json's C encoder made once per encoder class, not per answer; the same bytes.
+  - The response decorator (`_ResponseDecorator`) reads the operation's `produces` off its
+    operation instead of through the `operation` context proxy (twice per answer); connexion's
+    `_infer_content_type` otherwise, line for line.
+  - Routing (compat/routing.py, given in `fast_middlewares()`): the Swagger UI and routing
+    middlewares find a route by its path's segment count and literal segments, trying only the
+    routes that path could match with starlette's own `matches`, in the router's order, instead of
+    ~50 routes one regex at a time; anything without a full match (404, 405, a slash redirect)
+    goes through connexion's own routers (tests/mock_server/test_routing.py compares the two).
   Nothing there changes what is validated or answered: the same decorators and validators
   run, built once, in the same order, raising the same problems. With `fast_paths=False` none
   of it is used.
@@ -46,9 +54,11 @@ or a middleware of the app) or is bounded, so building apps does not grow the pr
 from __future__ import annotations
 
 import asyncio
+import collections.abc
 import functools
 import json
 import logging
+import types
 import warnings
 from collections.abc import Awaitable, Callable
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
@@ -77,7 +87,7 @@ from connexion.decorators.parameter import (
     unwrap_decorators,
 )
 from connexion.decorators.response import AsyncResponseDecorator
-from connexion.exceptions import BadRequestProblem
+from connexion.exceptions import BadRequestProblem, NonConformingResponseHeaders
 from connexion.http_facts import FORM_CONTENT_TYPES
 from connexion.json_schema import Draft4RequestValidator, Draft4ResponseValidator, format_error_with_path
 from connexion.jsonifier import Jsonifier
@@ -88,10 +98,12 @@ from connexion.middleware.request_validation import (
     RequestValidationMiddleware,
     RequestValidationOperation,
 )
+from connexion.middleware.routing import RoutingMiddleware
+from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from connexion.operations import AbstractOperation, Swagger2Operation
 from connexion.security import ApiKeySecurityHandler, BasicSecurityHandler
 from connexion.uri_parsing import OpenAPIURIParser
-from connexion.utils import inspect_function_arguments, is_null, is_nullable
+from connexion.utils import extract_content_type, inspect_function_arguments, is_null, is_nullable
 from connexion.validators import (
     VALIDATOR_MAP,
     JSONRequestBodyValidator,
@@ -102,6 +114,7 @@ from connexion.validators import ParameterValidator as ConnexionParameterValidat
 from jsonschema import Draft4Validator, ValidationError
 
 from .jsonschema import FORMAT_CHECKER
+from .routing import FastRoutingMiddleware, FastSwaggerUIMiddleware
 
 
 # ---------------------------------------------------------------------- validators (both modes)
@@ -281,6 +294,45 @@ class _ParameterDecorator(AsyncParameterDecorator):
         return wrapper
 
 
+class _ResponseDecorator(AsyncResponseDecorator):
+    """connexion's response decorator given its operation: its `_infer_content_type` (connexion's,
+    line for line) reads `produces` off the operation instead of through the `operation` context
+    proxy, twice per answer."""
+
+    def __init__(self, operation: AbstractOperation, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.operation = operation
+
+    def _infer_content_type(self, data: Any, headers: dict[str, Any]) -> str | None:  # type: ignore[override]
+        content_type = extract_content_type(headers)
+        produces = list(set(self.operation.produces))
+        if data is not None and not produces:
+            produces = ["application/json"]
+        if content_type:
+            if content_type not in produces:
+                raise NonConformingResponseHeaders(
+                    f"Returned content type ({content_type}) is not defined in operation spec "
+                    f"({self.operation.produces})."
+                )
+        elif len(produces) == 1:
+            content_type = produces[0]
+        elif produces:
+            if isinstance(data, str):
+                for produced_content_type in produces:
+                    if "text/plain" in produced_content_type:
+                        content_type = produced_content_type
+            elif isinstance(data, bytes | types.GeneratorType | collections.abc.Iterator):
+                for produced_content_type in produces:
+                    if "application/octet-stream" in produced_content_type:
+                        content_type = produced_content_type
+            if content_type is None:
+                raise NonConformingResponseHeaders(
+                    "Multiple response content types are defined in the operation spec, but "
+                    "the handler response did not specify which one to return."
+                )
+        return content_type
+
+
 class _Operation(AsyncOperation):
     """connexion's AsyncOperation, its handler decorated once (connexion decorates it again on
     every request), the URI parser made once (it holds only the operation's definitions), and
@@ -297,7 +349,7 @@ class _Operation(AsyncOperation):
         function = _ParameterDecorator(
             operation=spec, framework=framework, pythonic_params=self.pythonic_params
         )(function)
-        decorated = AsyncResponseDecorator(framework=framework, jsonifier=self.jsonifier)(function)
+        decorated = _ResponseDecorator(spec, framework=framework, jsonifier=self.jsonifier)(function)
         parser = spec.uri_parser_class(spec.parameters, spec.body_definition())
 
         async def call() -> Any:  # StarletteDecorator's wrapper, minus decorating
@@ -402,11 +454,13 @@ class _RequestValidationMiddleware(RequestValidationMiddleware):
 
 def fast_middlewares() -> list[Any]:
     """connexion's default middleware stack (AsyncApp's documented `middlewares`) with the request
-    validation above in the place of its own."""
-    return [
-        _RequestValidationMiddleware if m is RequestValidationMiddleware else m
-        for m in ConnexionMiddleware.default_middlewares
-    ]
+    validation above and the routing of compat/routing.py in the places of its own."""
+    replaced = {
+        RequestValidationMiddleware: _RequestValidationMiddleware,
+        RoutingMiddleware: FastRoutingMiddleware,
+        SwaggerUIMiddleware: FastSwaggerUIMiddleware,
+    }
+    return [replaced.get(m, m) for m in ConnexionMiddleware.default_middlewares]
 
 
 class FastJson:

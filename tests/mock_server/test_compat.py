@@ -264,3 +264,35 @@ def test_each_parameter_definition_is_checked_once():
     item_id = {"name": "item_id", "in": "path"}
     include = {"name": "include", "in": "query"}
     assert compat_connexion._distinct([include, item_id, item_id, item_id]) == [include, item_id]
+
+
+@pytest.mark.parametrize(
+    "produces",
+    [
+        [],
+        ["application/json"],
+        ["application/json", "text/plain"],
+        ["application/octet-stream", "text/plain"],
+    ],
+)
+def test_the_response_decorator_infers_the_content_type_as_connexion_does(
+    produces: list[str], monkeypatch: pytest.MonkeyPatch
+):
+    """compat's response decorator, given its operation, answers (or raises) as connexion's does
+    with the same operation behind its `operation` proxy."""
+    connexion_response = sys.modules[compat_connexion.AsyncResponseDecorator.__module__]
+    operation: Any = type("Operation", (), {"produces": produces})()
+    monkeypatch.setattr(connexion_response, "operation", operation)
+    framework = compat_connexion.StarletteDecorator.framework
+    fast = compat_connexion._ResponseDecorator(operation, framework=framework, jsonifier=None)
+    own = connexion_response.AsyncResponseDecorator(framework=framework, jsonifier=None)
+    headers: list[dict[str, str]] = [{}, {"Content-Type": "application/json"}, {"content-type": "image/png"}]
+    for data in (None, {"a": 1}, "text", b"bytes", iter([])):
+        for header in headers:
+            answers = []
+            for decorator in (fast, own):
+                try:
+                    answers.append(decorator._infer_content_type(data, dict(header)))
+                except Exception as exc:
+                    answers.append(repr(exc))
+            assert answers[0] == answers[1], (data, header)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import shlex
+import shutil
 import statistics
 import sys
 import tempfile
@@ -46,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     mixes = [m for m in ORDER if m in (args.mix or ORDER)]
+    if shutil.which("wrk") is None:  # before two servers start for nothing
+        raise SystemExit("wrk is needed: apt-get install wrk")
     rps: dict[tuple[str, str, int], list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         folder = Path(tmp)

@@ -382,9 +382,14 @@ def _open_engine(url: str) -> Any:
     from .engine import open_engine
 
     try:
-        return open_engine(url)
+        engine = open_engine(url)
     except ValueError as exc:
         raise EngineError(f"--engine: {exc}") from None
+    # serve owns the process: snapshots from a forked child (no GIL-bound render on the event
+    # loop). Its one other thread, uvicorn's health check under --workers, waits on a pipe and
+    # holds nothing the child takes, so "auto"'s one-thread rule would only refuse it needlessly.
+    engine.snapshot_writer = "child" if hasattr(os, "fork") else "thread"
+    return engine
 
 
 def _engine_call(function: Callable[[], Any]) -> Any:

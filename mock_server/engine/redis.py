@@ -1,7 +1,8 @@
 """A shared deployment on Redis: state-machine replication through a Redis stream.
 
 `serve --engine redis://HOST:PORT/DB` (`rediss://` for TLS, `unix:///path.sock`; `?prefix=NAME`
-keeps several deployments apart on one Redis, default `{csapi}`). The design, and why, is in
+keeps several deployments apart on one Redis, default `{csapi}`; `?snapshot_every=N` changes
+between snapshots, default 2000). The design, and why, is in
 ARCHITECTURE.md ("Shared deployments"); in short:
 
 - Every change (changes.py) is an entry of one Redis stream, numbered by a counter, appended by
@@ -14,8 +15,14 @@ ARCHITECTURE.md ("Shared deployments"); in short:
   a read on any worker sees every write acknowledged before it was sent.
 - The first worker on an empty engine writes its state as the base snapshot, with the API key
   and the fixture set and seed every worker then adopts; every SNAPSHOT_EVERY changes one worker
-  (a lock in Redis) writes a snapshot from a thread and trims the stream to the one before, so a
-  worker that starts later loads a snapshot and replays only what followed it.
+  (a lock in Redis) writes a snapshot and trims the stream to the one before, so a worker that
+  starts later loads a snapshot and replays only what followed it. The snapshot is rendered and
+  written by a forked child, as Redis's own BGSAVE does: the child sees the state as it was at the
+  fork (copy on write), so the worker pays a fork (1-6 ms) instead of copying the state on the
+  event loop and rendering it in a thread that holds the GIL (tens to hundreds of ms as the state
+  grows: the latency tail). `snapshot_writer` says which: serve sets "child" (it knows its
+  process's threads: at most uvicorn's health check, which holds no lock the child needs); the
+  default "auto" forks only where no other thread runs, else a thread renders a copy.
 - An epoch names the engine's content: a Redis that lost it (restarted without persistence,
   flushed) is noticed on the next call, and the workers start it again from a replica's state.
 - The journal of each session is a Redis list every worker pushes to (after answering) and
@@ -28,11 +35,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import json
 import logging
+import os
 import secrets
+import signal
 import threading
+import warnings
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -99,9 +110,10 @@ class _Behind(Exception):
 class RedisEngine:
     """One worker's side of the shared engine: its replica, kept in step with the log."""
 
-    def __init__(self, url: str, *, snapshot_every: int = SNAPSHOT_EVERY, timeout: float = 2.0):
+    def __init__(self, url: str, *, timeout: float = 2.0):
         self.url = url
-        address, prefix = split_url(url)
+        address, prefix, snapshot_every = split_url(url)
+        self._address = address
         self.client = redis.Redis.from_url(
             address,
             socket_timeout=timeout,
@@ -120,6 +132,9 @@ class RedisEngine:
         self.applied = 0  # the number of the last change applied here
         self.last_id = b"0-0"  # its stream id
         self._saving = False
+        self._child = 0  # the pid of a child writing a snapshot, not reaped yet
+        # "child" (fork), "thread", or "auto": a child where fork is safe (os.fork, no other thread)
+        self.snapshot_writer = "auto"
         self._snapshot_seen = 0  # the number of the last change a snapshot holds, as far as known
 
     # ------------------------------------------------------------------ joining
@@ -250,10 +265,61 @@ class RedisEngine:
     def _maybe_snapshot(self) -> None:
         """Every `snapshot_every` changes, one worker writes a snapshot (the others find the lock)."""
         self._snapshot_seen = self.applied  # one is being written, here or by the worker with the lock
+        self._reap()
         lock = self.key["snapshot"] + ":lock"
         if self._saving or not self._call(self.client.set, lock, b"1", nx=True, ex=60):
             return
         self._saving = True
+        writer = self.snapshot_writer
+        if writer == "child" or (writer == "auto" and hasattr(os, "fork") and threading.active_count() == 1):
+            self._snapshot_in_child(lock)
+        else:
+            self._snapshot_in_thread(lock)
+
+    def _snapshot_in_child(self, lock: str) -> None:
+        """Fork; the child renders the state as it was at the fork and writes it on a connection of
+        its own (the parent's sockets stay the parent's: it neither uses nor closes them)."""
+        epoch, n, entry_id = self.epoch, self.applied, self.last_id
+        assert epoch is not None
+        with warnings.catch_warnings():  # Python 3.12+ warns of fork beside threads: see above
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid:
+            self._child = pid
+            return
+        code = 1
+        try:  # the child: no handlers of the worker's, no collections (they copy pages), no cleanup
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.set_wakeup_fd(-1)
+            # the worker's descriptors are not the child's: its Redis connections, and the port it
+            # listens on, which a server stopped mid-snapshot must give back at once
+            os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+            gc.disable()
+            client = redis.Redis.from_url(self._address, socket_timeout=60, socket_connect_timeout=5)
+            body = self._snapshot_body(epoch, n, entry_id, self._capture())
+            keys = [self.key[k] for k in ("epoch", "log", "snapshot", "snapshot-at")]
+            client.register_script(_SAVE)(keys, [epoch, n, entry_id, body])
+            client.delete(lock)
+            code = 0
+        finally:
+            os._exit(code)
+
+    def _reap(self) -> None:
+        """The snapshot child, once it has ended (a zombie until then): the next one may start."""
+        if not self._child:
+            return
+        try:
+            pid, status = os.waitpid(self._child, os.WNOHANG)
+        except ChildProcessError:  # reaped by someone else
+            pid, status = self._child, 0
+        if pid:
+            if status:
+                code = os.waitstatus_to_exitcode(status)
+                log.warning("the snapshot writer ended with status %d; its lock expires by itself", code)
+            self._child, self._saving = 0, False
+
+    def _snapshot_in_thread(self, lock: str) -> None:
         epoch, n, entry_id, captured = self.epoch, self.applied, self.last_id, self._capture()
         assert epoch is not None
 
@@ -296,7 +362,9 @@ class RedisEngine:
 
     # ------------------------------------------------------------------ plumbing
     def close(self) -> None:
-        """Close the connections to Redis (the app's lifespan does it when the worker stops)."""
+        """Close the connections to Redis (the app's lifespan does it when the worker stops); a
+        snapshot child still writing finishes on its own."""
+        self._reap()
         self._hot.close()
         self.client.close()
 
@@ -341,13 +409,17 @@ class _HotPath:
             self.connection = None
 
 
-def split_url(url: str) -> tuple[str, str]:
-    """(the URL redis-py is given, the key prefix): `?prefix=` is ours, not redis-py's."""
+def split_url(url: str) -> tuple[str, str, int]:
+    """(the URL redis-py is given, the key prefix, changes between snapshots): `?prefix=` and
+    `?snapshot_every=` are ours, not redis-py's."""
     parts = urlsplit(url)
     query = parse_qsl(parts.query, keep_blank_values=True)
-    prefix = next((v for k, v in query if k == "prefix"), DEFAULT_PREFIX)
-    rest = urlencode([(k, v) for k, v in query if k != "prefix"])
-    return urlunsplit(parts._replace(query=rest)), prefix
+    ours = {k: v for k, v in query if k in ("prefix", "snapshot_every")}
+    every = ours.get("snapshot_every", str(SNAPSHOT_EVERY))
+    if not every.isdigit() or int(every) < 1:
+        raise ValueError(f"snapshot_every={every!r}: a number of changes, 1 or more")
+    rest = urlencode([(k, v) for k, v in query if k not in ours])
+    return urlunsplit(parts._replace(query=rest)), ours.get("prefix", DEFAULT_PREFIX), int(every)
 
 
 class SharedJournal(Journal):

@@ -212,11 +212,14 @@ def test_a_changed_session_expires_by_the_logs_clock_on_every_worker(redis_serve
 
 
 # ---------------------------------------------------------------------- joining late, losing the engine
-def test_a_worker_started_later_catches_up(redis_server: RedisServer) -> None:
+@pytest.mark.parametrize("writer", ["child", "thread"])
+def test_a_worker_started_later_catches_up(redis_server: RedisServer, writer: str) -> None:
+    """Whichever writes the snapshots: a forked child (serve, one thread) or a thread (elsewhere)."""
     redis_server.flush()
-    url = redis_server.url("late")
+    url = redis_server.url(f"late-{writer}")
     a = Worker(url)
     a.engine.snapshot_every = 50  # several snapshots, and the log trimmed behind them
+    a.engine.snapshot_writer = writer
     collection_id = new_collection(a, "Before")
     for n in range(230):
         new_item(a, collection_id, f"i{n}")

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 
 from csapi.mock_server.app import create_app
 from csapi.mock_server.engine import open_engine
@@ -194,6 +195,32 @@ def test_workers_share_one_port_and_one_state(engine_url: str) -> None:
         assert status == 0, err
 
 
+def test_workers_write_snapshots_and_a_later_server_starts_from_them(engine_url: str) -> None:
+    """Every 40 changes (`?snapshot_every=40`) a worker writes a snapshot from a forked child;
+    the log is trimmed behind them, and a server started later loads one and replays the rest."""
+    url = engine_url + "&snapshot_every=40"
+    served = serve(url, "--workers", "2")
+    try:
+        caller = Caller(served, keep_alive=False)
+        collection_id = caller.new_collection("Snapshots")
+        made, failed = writers([caller], collection_id, 8, 25)
+        assert failed == 0 and len(made) == 200
+        engine = redis.Redis.from_url(engine_url.partition("?")[0])
+        deadline = time.monotonic() + 10
+        while int(engine.hget("served:snapshot-at", "n") or 0) < 160:  # the last child may be writing
+            assert time.monotonic() < deadline, engine.hgetall("served:snapshot-at")
+            time.sleep(0.05)
+        assert engine.xlen("served:log") < 201  # trimmed behind the snapshots
+        engine.close()
+        with serve(url) as late:
+            assert Caller(late).count(collection_id) == (200, 200, 200)
+            assert (
+                late.client.get("/__mock__/snapshot").json() == served.client.get("/__mock__/snapshot").json()
+            )
+    finally:
+        assert served.stop()[0] == 0
+
+
 def test_conform_passes_against_two_workers_on_one_engine(engine_url: str) -> None:
     """The README's shared deployment, checked as a server team would: `csapi conform --quick`
     (every layer; its writes land on both workers, its reads too)."""
@@ -237,3 +264,5 @@ def test_workers_need_an_engine_and_the_engine_holds_the_state(tmp_path: Path) -
     assert unreachable.returncode == 5 and "cannot be reached" in unreachable.stderr
     unknown = csapi("serve", "--engine", "mongodb://127.0.0.1/0")
     assert unknown.returncode == 5 and "no engine for mongodb://" in unknown.stderr
+    bad = csapi("serve", "--engine", "redis://127.0.0.1:1/0?snapshot_every=0")
+    assert bad.returncode == 5 and "snapshot_every='0'" in bad.stderr

@@ -182,6 +182,8 @@ class RedisEngine:
     # ------------------------------------------------------------------ the log
     def catch_up(self) -> None:
         """Apply every change after this worker's last; EngineUnavailable if Redis is gone."""
+        if self._child:  # a snapshot child may have ended: no zombie left until the next snapshot
+            self._reap()
         keys = [self.key["epoch"], self.key["log"]]
         entries = self._call(self._hot.run, "catch_up", keys, [self.epoch, self.last_id])
         if entries is None:

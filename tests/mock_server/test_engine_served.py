@@ -212,6 +212,12 @@ def test_workers_write_snapshots_and_a_later_server_starts_from_them(engine_url:
             time.sleep(0.05)
         assert engine.xlen("served:log") < 201  # trimmed behind the snapshots
         engine.close()
+        workers = _children(served.process.pid)
+        deadline = time.monotonic() + 10
+        while _zombies(workers):  # each worker reaps its ended snapshot child on its next request
+            assert time.monotonic() < deadline, _zombies(workers)
+            caller.client.get("/v1/users/me")
+            time.sleep(0.05)
         with serve(url) as late:
             assert Caller(late).count(collection_id) == (200, 200, 200)
             assert (
@@ -235,6 +241,19 @@ def test_conform_passes_against_two_workers_on_one_engine(engine_url: str) -> No
         assert " 0 failed, 0 errors" in result.stdout
     finally:
         assert served.stop()[0] == 0
+
+
+def _zombies(parents: list[int]) -> list[int]:
+    """The ended, unreaped children of these processes."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] == "Z" and int(fields[1]) in parents:
+            found.append(int(entry.name))
+    return found
 
 
 def _children(pid: int) -> list[int]:

@@ -477,12 +477,27 @@ def make_certificate(host: str, folder: Path) -> TlsFiles:
     return files
 
 
-def banner(base_url: str, store: Store, api_key: str, admin: bool, cafile: Path | None = None) -> str:
+def banner(
+    base_url: str,
+    store: Store,
+    api_key: str,
+    admin: bool,
+    cafile: Path | None = None,
+    engine: str | None = None,
+    workers: int = 1,
+) -> str:
     """What a client developer needs to make a first call, ready to paste."""
     curl = f"curl -s --cacert {cafile}" if cafile is not None else "curl -s"
     lines = [f"csapi mock server on {base_url}", f"  API key:  {api_key}"]
     if cafile is not None:
         lines.append(f"  TLS CA:   {cafile} (made for this run; gone when it stops)")
+    if engine is not None:
+        from .engine.redis import without_password
+
+        plural = "s" if workers > 1 else ""
+        lines.append(
+            f"  engine:   {without_password(engine)} ({workers} worker{plural} here, one shared state)"
+        )
     user = next((a for a in store.accounts.values() if not a.is_team), None)
     if user is not None:
         basic = base64.b64encode(f"{user.id}:{user.token}".encode()).decode()
@@ -526,7 +541,7 @@ def run(
             cafile = files.cafile
         scheme = "https" if tls else "http"
         base_url = f"{scheme}://{url_host(options.host)}:{options.port}"
-        echo(banner(base_url, store, api_key, options.admin, cafile))
+        echo(banner(base_url, store, api_key, options.admin, cafile, options.engine, options.workers))
         warning = bind_warning(options.host, options.admin)
         if warning is not None:
             warn(warning)

@@ -111,7 +111,7 @@ class RedisEngine:
     """One worker's side of the shared engine: its replica, kept in step with the log."""
 
     def __init__(self, url: str, *, timeout: float = 2.0):
-        self.url = url
+        self.url = without_password(url)  # what messages show: 503 bodies reach any client
         address, prefix, snapshot_every = split_url(url)
         self._address = address
         self.client = redis.Redis.from_url(
@@ -422,6 +422,16 @@ def split_url(url: str) -> tuple[str, str, int]:
         raise ValueError(f"snapshot_every={every!r}: a number of changes, 1 or more")
     rest = urlencode([(k, v) for k, v in query if k not in ours])
     return urlunsplit(parts._replace(query=rest)), ours.get("prefix", DEFAULT_PREFIX), int(every)
+
+
+def without_password(url: str) -> str:
+    """An engine URL fit to print or answer: a password in it (redis://:secret@host) shown as ***."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = f"{parts.username}:" if parts.username else ":"
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{user}***@{host}"))
 
 
 class SharedJournal(Journal):

@@ -279,8 +279,9 @@ def test_workers_need_an_engine_and_the_engine_holds_the_state(tmp_path: Path) -
     assert refused.returncode == 2 and "--workers needs --engine" in refused.stderr
     refused = csapi("serve", "--engine", "redis://127.0.0.1:1/0", "--state", str(tmp_path / "s.json"))
     assert refused.returncode == 2 and "--state and --engine" in refused.stderr
-    unreachable = csapi("serve", "--engine", "redis://127.0.0.1:1/0")
+    unreachable = csapi("serve", "--engine", "redis://:s3cret@127.0.0.1:1/0")
     assert unreachable.returncode == 5 and "cannot be reached" in unreachable.stderr
+    assert "redis://:***@127.0.0.1:1/0" in unreachable.stderr and "s3cret" not in unreachable.stderr
     unknown = csapi("serve", "--engine", "mongodb://127.0.0.1/0")
     assert unknown.returncode == 5 and "no engine for mongodb://" in unknown.stderr
     bad = csapi("serve", "--engine", "redis://127.0.0.1:1/0?snapshot_every=0")

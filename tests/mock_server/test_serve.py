@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from csapi import cli
 from csapi.mock_server import serve
+from csapi.mock_server.engine.redis import without_password
 from csapi.mock_server.serve import ServeOptions, StateFileError, build, load_state, save_state
 from tests.mock_server.conftest import PRO, World, basic
 
@@ -115,6 +116,17 @@ def test_banner_shows_how_to_call(store):
     assert basic(PRO, user.token) in text
     assert "http://127.0.0.1:8000/__mock__/credentials" in text
     assert "__mock__" not in serve.banner("http://127.0.0.1:8000", store, "the-key", admin=False)
+
+
+def test_banner_names_the_engine_without_its_password(store):
+    text = serve.banner(
+        "http://127.0.0.1:8000", store, "k", admin=True, engine="redis://:s3cret@db:6379/0", workers=2
+    )
+    assert "engine:   redis://:***@db:6379/0 (2 workers here, one shared state)" in text
+    assert "s3cret" not in text
+    assert without_password("rediss://me:pw@db/1?prefix=x") == "rediss://me:***@db/1?prefix=x"
+    assert without_password("unix:///run/redis.sock") == "unix:///run/redis.sock"
+    assert "engine:" not in serve.banner("http://127.0.0.1:8000", store, "k", admin=True)
 
 
 def test_csapi_fixtures_prints_a_data_set_as_json():

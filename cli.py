@@ -25,6 +25,16 @@ REMOVED_FAIL_ON = {
 }
 
 
+def _failure(message: str, status: int) -> click.ClickException:
+    """An error click shows as `Error: message`, exiting with `status` (click types a
+    ClickException's exit_code as a class variable, so the status is a subclass's)."""
+
+    class Failure(click.ClickException):
+        exit_code = status
+
+    return Failure(message)
+
+
 class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         """A library outside the range csapi was tested with: one line naming the range, exit 2."""
@@ -259,13 +269,9 @@ def serve(
     except ServeUsageError as exc:
         raise click.UsageError(str(exc)) from None
     except StateFileError as exc:
-        error = click.ClickException(str(exc))
-        error.exit_code = EXIT_STATE_FILE
-        raise error from None
+        raise _failure(str(exc), EXIT_STATE_FILE) from None
     except EngineError as exc:
-        error = click.ClickException(str(exc))
-        error.exit_code = EXIT_ENGINE
-        raise error from None
+        raise _failure(str(exc), EXIT_ENGINE) from None
 
 
 @main.command()

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 import hypothesis
 import schemathesis
@@ -37,7 +37,11 @@ from hypothesis.errors import HypothesisException, Unsatisfiable
 
 from .compat import schemathesis as internals
 
-Case = schemathesis.Case
+if TYPE_CHECKING:
+    # schemathesis' Case is generic in its operation (itself generic in four types): any here.
+    Case: TypeAlias = schemathesis.Case[Any]
+else:
+    Case = schemathesis.Case
 Response = schemathesis.Response
 Schema = schemathesis.BaseSchema
 SCHEMATHESIS_VERSION = internals.VERSION
@@ -133,8 +137,9 @@ def _phases(options: Options) -> dict[str, Any]:
     if options.stateful_steps is not None:
         stateful["max-steps"] = options.stateful_steps
     phases: dict[str, Any] = {"stateful": stateful}
-    for phase in PHASES if options.phases is not None else ():
-        phases.setdefault(phase, {})["enabled"] = phase in options.phases
+    if options.phases is not None:
+        for phase in PHASES:
+            phases.setdefault(phase, {})["enabled"] = phase in options.phases
     return phases
 
 
@@ -525,7 +530,7 @@ def run_stateful(
 def _machine(base: Any, scenario: Scenario) -> Any:
     """schemathesis' state machine for the schema, calling the scenario's hooks."""
 
-    class Machine(base):  # type: ignore[misc, valid-type]
+    class Machine(base):  # type: ignore[misc]  # base is Any: schemathesis' generated class
         def setup(self) -> None:
             scenario.setup()
 
@@ -592,7 +597,12 @@ def run_phases(schema: Schema, tally: Tally, on_phase: Callable[[str], None] = l
                 tally.operations.add(event.label)
             tally.statuses.update(event.statuses)
             for check, case in event.failures:
-                tally.fail(check, lambda check=check, case=case: f"{check}: {case.as_curl_command()}")
+                tally.fail(check, _curl_example(check, case))
         else:
             error = event.error
             tally.errors.append(f"{event.label}: {type(error).__name__}: {error}"[:500])
+
+
+def _curl_example(check: str, case: Any) -> Callable[[], str]:
+    """A failed check's example, `check: curl`, made only when called (a Tally keeps the first few)."""
+    return lambda: f"{check}: {case.as_curl_command()}"

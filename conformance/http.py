@@ -146,7 +146,8 @@ class Session:
             prop,
             SchemaViolation,
         )
-        return data[0]
+        first: dict[str, Any] = data[0]
+        return first
 
     def item(self, item_id: int, include: str | None = None) -> dict[str, Any]:
         return self.one(f"/v1/items/{item_id}", P_ITEM_ONE, {"include": include} if include else None)
@@ -185,7 +186,7 @@ class Session:
         got: list[Any] = []
         for page in range(1, math.ceil(len(want) / per_page) + 1):
             exchange = self.call("GET", path, params={**params, "page": page, "per_page": per_page})
-            chunk = [e.get("id") if isinstance(e, dict) else e for e in self.body(exchange, list)]
+            chunk: list[Any] = [e.get("id") if isinstance(e, dict) else e for e in self.body(exchange, list)]
             size = min(per_page, len(want) - len(got))
             self.expect(
                 total_count(exchange) == len(want),
@@ -230,7 +231,7 @@ class Session:
     def new_collection(self, **fields: Any) -> dict[str, Any]:
         body = {"name": self.target.name(f"c{next(SERIAL)}"), "type": "private", **fields}
         exchange = self.call("POST", "/v1/collections", ok=(201,), json_body=body)
-        data = self.body(exchange)
+        data: dict[str, Any] = self.body(exchange)
         self.expect(isinstance(data.get("id"), int), "the new collection has no integer id", exchange)
         self.target.created("collection", f"/v1/collections/{data['id']}", self.me)
         self.collections.append(data["id"])
@@ -252,7 +253,8 @@ class Session:
         return exchange, body
 
     def add_item(self, collection_id: int, **fields: Any) -> dict[str, Any]:
-        return self.body(self.new_item(collection_id, **fields)[0])
+        data: dict[str, Any] = self.body(self.new_item(collection_id, **fields)[0])
+        return data
 
     def word_name(self, serial: int) -> str:
         """A name with a word no other name of any run has (q, search)."""
@@ -356,10 +358,10 @@ def differences(sent: dict[str, Any], got: dict[str, Any]) -> list[str]:
         if have is not None and have != {k: str(v) for k, v in sent["metadata"].items()}:
             out.append(f"metadata {have} (sent {sent['metadata']})")
     if "tags" in sent:
-        have = tag_names(got.get("tags"))
+        have_tags = tag_names(got.get("tags"))
         want = {t.casefold() for t in sent["tags"]}
-        if have is not None and have != want:
-            out.append(f"tags {sorted(have)} (sent {sorted(want)})")
+        if have_tags is not None and have_tags != want:
+            out.append(f"tags {sorted(have_tags)} (sent {sorted(want)})")
     return out
 
 
@@ -459,8 +461,9 @@ def create_thing(
         f"POST {path} as user {user.id} should create a {kind}, got {exchange.status}",
         exchange,
     )
-    ctx.target.created(kind, delete_path.format(id=made["id"]), user)
-    return made["id"]
+    made_id: int = made["id"]
+    ctx.target.created(kind, delete_path.format(id=made_id), user)
+    return made_id
 
 
 def create_collection(ctx: RunContext, label: str, kind: str, user: User | None = None) -> int:

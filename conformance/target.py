@@ -74,7 +74,8 @@ class Target:
     _created: list[Created] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.client is None:
+        injected: httpx.Client | None = self.client  # None unless a test gave one
+        if injected is None:
             self.client = httpx.Client(base_url=self.settings.base_url, timeout=self.settings.timeout)
 
     def name(self, label: str) -> str:

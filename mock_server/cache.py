@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, cast
 
 from .guards import FINDINGS
 from .sessions import SESSION
@@ -72,8 +72,8 @@ class ReadCache:
     # A plain function, not a coroutine: it hands on the awaitable of `_read` or `_write` (or of
     # the next layer), one frame fewer per request.
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Awaitable[None]:
-        if scope["type"] != "http":
-            return self.app(scope, receive, send)
+        if scope["type"] != "http":  # the lifespan: not per request
+            return cast("Awaitable[None]", self.app(scope, receive, send))
         if scope["method"] != "GET":
             return self._write(self._shelf_of(scope), scope, receive, send)
         return self._read(self._shelf_of(scope), scope, receive, send)
@@ -113,7 +113,9 @@ class ReadCache:
             shelf.answers.clear()
             shelf.bytes = 0
             shelf.generation = store.generation
-        answer = shelf.answers.get(key) if key is not None else None
+        if key is None:
+            return None
+        answer = shelf.answers.get(key)
         if answer is None:
             return None
         shelf.answers.move_to_end(key)

@@ -50,7 +50,8 @@ from starlette.responses import JSONResponse, Response
 
 from ..openapi import document
 from .errors import InvalidInput, NotFound
-from .journal import DEFAULT_SIZE, FINDINGS, OPERATION, Finding, Journal, finding
+from .guards import FINDINGS
+from .journal import DEFAULT_SIZE, OPERATION, Finding, Journal, finding
 from .operations import FAULT_STATUSES, Operation, Operations
 from .sessions import SESSION
 

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
+from starlette.types import Scope
 
 from .guards import allowed_methods
 
@@ -70,7 +71,7 @@ class CORS(CORSMiddleware):
             max_age=MAX_AGE,
         )
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         origin = None
         if scope["type"] == "http":
             for name, value in scope["headers"]:

@@ -29,7 +29,7 @@ import math
 import mimetypes
 import re
 from functools import cache
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qsl, urlencode
 
 from connexion.lifecycle import ConnexionResponse
@@ -105,7 +105,9 @@ def has_optional_body(method: str, template: str | None) -> bool:
     """The operation takes a request body that may be left out (e.g. Delete an item)."""
     operation = document()["paths"][template].get(method) if template else None
     body = resolve(operation.get("requestBody")) if isinstance(operation, dict) else None
-    return bool(body) and not body.get("required", False)
+    if not body:
+        return False
+    return not body.get("required", False)
 
 
 class _NonFinite(ValueError):
@@ -211,7 +213,7 @@ def normalize_query(query: bytes, arrays: frozenset[str]) -> bytes:
     upper = query.upper()
     if not any(mark in upper for mark in (b"[", b"%5B", b",", b"%2C")):
         return query
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
         base, subs = split_key(name)
         if base in arrays and (not subs or (len(subs) == 1 and _INDEX.fullmatch(subs[0]))):
@@ -233,7 +235,8 @@ class GuardMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        original, findings = scope, []
+        original = scope
+        findings: list[dict[str, Any]] = []
         known: Declared | None = None
         moved: list[tuple[str, str]] = []  # a DELETE's body fields that came in the query string
         query = normalize_query(scope.get("query_string", b""), array_query_params())
@@ -349,7 +352,7 @@ class GuardMiddleware:
         async def replay() -> dict[str, Any]:
             nonlocal sent
             if sent:
-                return await receive()
+                return cast("dict[str, Any]", await receive())  # after the body: a disconnect, rare
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
 

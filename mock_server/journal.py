@@ -35,6 +35,8 @@ from .guards import FINDINGS
 from .sessions import SESSION
 
 if TYPE_CHECKING:
+    from starlette.types import Send
+
     from .control import Controls
     from .operations import Operation, Operations
 
@@ -260,7 +262,7 @@ class JournalMiddleware:
         seen = self._lines[line] = (line, controls.operations.match(line[0], line[1]))
         return seen
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -87,7 +87,9 @@ class Operations:
 def _operation(
     spec: dict[str, Any], template: str, method: str, op: dict[str, Any], item: dict[str, Any]
 ) -> Operation:
-    statuses, examples, counted = [], {}, set()
+    statuses: list[int] = []
+    examples: dict[str, dict[int, Any]] = {}
+    counted: set[int] = set()
     for key, response in op.get("responses", {}).items():
         if not str(key).isdigit():
             continue

@@ -152,7 +152,7 @@ _CHUNK = 1000  # records per json.dumps call
 def _encode(data: dict[str, Any]) -> Iterator[bytes]:
     """`data` as compact JSON, in pieces: json.dumps holds the GIL for a whole call, so one call
     over the large set would stall the event loop for a second while a thread saves."""
-    compact = {"separators": (",", ":")}
+    compact: dict[str, Any] = {"separators": (",", ":")}
     yield b"{"
     for n, (key, value) in enumerate(data.items()):
         yield (b"," if n else b"") + json.dumps(key).encode() + b":"

@@ -64,7 +64,7 @@ class Declared:
 def declared(method: str, template: str | None) -> Declared | None:
     item = document()["paths"].get(template) if template else None
     operation = item.get(method) if item else None
-    if not isinstance(operation, dict):
+    if not item or not isinstance(operation, dict):  # no item has no operation (`not item`: for mypy)
         return None
     params = {}
     for parameter in [*item.get("parameters", []), *operation.get("parameters", [])]:

@@ -6,7 +6,7 @@ counts, absolute urls built from the server's base URL, thumbnails, permissions.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .store import Found, ItemFilter, Store, paginate
 from .store.access import PERMISSIONS
@@ -288,6 +288,8 @@ class Views:
     def search_result(self, found: Found) -> Json:
         """A collection, item or comment found; item-only fields are null for the others."""
         store, record = self.store, found.record
+        if TYPE_CHECKING:  # search finds collections, items and comments, never a reaction
+            assert not isinstance(record, Reaction)
         shown: Item | None = None  # the item whose own fields are shown
         parent: Item | None = None
         if isinstance(record, Collection):
@@ -338,12 +340,15 @@ class Views:
         author = store.accounts[record.owner_id if isinstance(record, Collection) else record.user_id]
         kind, target = ("collections", record.id) if isinstance(record, Collection) else ("items", item.id)
         name = record.body if isinstance(record, Comment) else item.name
-        plain = isinstance(record, Collection | Item)
+        if isinstance(record, Collection | Item):
+            description, thumbnail = record.description, record.thumbnail
+        else:
+            description = thumbnail = None
         return {
             "id": record.id,
             "name": name,
-            "description": record.description if plain else None,
-            "thumbnail": record.thumbnail if plain else None,
+            "description": description,
+            "thumbnail": thumbnail,
             "type": found.kind,
             "latitude": record.latitude if isinstance(record, Item) else None,
             "longitude": record.longitude if isinstance(record, Item) else None,

@@ -110,7 +110,7 @@ def expect_readable(exchange: Exchange, what: str, user: User, thing_id: int) ->
 
 def pages_of(
     target: Target, path: str, user: User, params: dict[str, Any]
-) -> Iterator[tuple[Exchange, list]]:
+) -> Iterator[tuple[Exchange, list[Any]]]:
     """Each page of a list as `user`, up to MAX_PAGES, while X-Total-Count says there is more."""
     seen = 0
     for page in range(1, MAX_PAGES + 1):

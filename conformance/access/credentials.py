@@ -20,7 +20,9 @@ class _BadCredentials:
     users: int = 1
 
     def request(self, ctx: RunContext, method: str, path: str, json_body: Any = None) -> Exchange:
-        owner, api_key, user = owner_of(ctx), True, owner_of(ctx)
+        owner = owner_of(ctx)
+        api_key: str | bool = True
+        user: User | None = owner_of(ctx)
         if self.name == "no API key":
             api_key = False
         elif self.name == "a wrong API key":

@@ -4,6 +4,7 @@ changed is put back."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..failures import CheckFailed, CheckSkipped
 from ..registry import RunContext, check
@@ -15,7 +16,7 @@ from .common import LAYER, RULE_MANAGERS, expect_refused, owner_of
 class _Team:
     id: int
     member: User  # user 2, a plain member
-    members: dict[int, str]  # user id -> kind, as the member reads them
+    members: dict[Any, Any]  # user id -> kind, as the member reads them (JSON values)
 
 
 def _team(ctx: RunContext) -> _Team:

@@ -293,13 +293,13 @@ class Listing:
     name: str
     path: str
     verb: str  # what the message says the list does with a leaked thing
-    leaked: Callable[[Scene, Values, list], list[str]]
+    leaked: Callable[[Scene, Values, list[Any]], list[str]]
     queries: Callable[[Scene, User], tuple[dict[str, Any], ...]] = lambda scene, owner: ({},)
     setup: Callable[[RunContext, Scene], Values] | None = None
     paged: bool = True  # else one request, which must answer 200 and an array
 
 
-def _leaked_items(scene: Scene, entries: list) -> list[int]:
+def _leaked_items(scene: Scene, entries: list[Any]) -> list[Any]:
     return [
         e.get("id")
         for e in entries
@@ -315,17 +315,17 @@ def _found(entry: Any) -> tuple[str, Any]:
     )
 
 
-def _collection_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+def _collection_leaked(scene: Scene, values: Values, entries: list[Any]) -> list[str]:
     listed = any(isinstance(e, dict) and e.get("id") == scene.private for e in entries)
     return [f"private collection {scene.private}"] if listed else []
 
 
-def _items_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+def _items_leaked(scene: Scene, values: Values, entries: list[Any]) -> list[str]:
     leaked = _leaked_items(scene, entries)
     return [f"items {leaked} of private collection {scene.private}"] if leaked else []
 
 
-def _search_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+def _search_leaked(scene: Scene, values: Values, entries: list[Any]) -> list[str]:
     private = scene.private_things()
     return sorted(f"{kind} {thing}" for kind, thing in map(_found, entries) if (kind, thing) in private) + [
         f"{e.get('type')} {e.get('id')}"
@@ -334,7 +334,7 @@ def _search_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
     ]
 
 
-def _feed_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+def _feed_leaked(scene: Scene, values: Values, entries: list[Any]) -> list[str]:
     private = scene.private_things()
     return sorted(
         f"{e.get('type')} {e.get('id')}"
@@ -343,7 +343,7 @@ def _feed_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
     )
 
 
-def _tag_leaked(scene: Scene, values: Values, entries: list) -> list[str]:
+def _tag_leaked(scene: Scene, values: Values, entries: list[Any]) -> list[str]:
     listed = any(isinstance(e, dict) and e.get("name") == values["tag"] for e in entries)
     return [f"{values['tag']!r}, only on a private item"] if listed else []
 
@@ -447,7 +447,7 @@ LISTINGS: tuple[Listing, ...] = (
 
 def _reads(
     ctx: RunContext, row: Listing, user: User, params: dict[str, Any]
-) -> Iterator[tuple[Exchange, list]]:
+) -> Iterator[tuple[Exchange, list[Any]]]:
     if row.paged:
         yield from pages_of(ctx.target, row.path, user, params)
         return

@@ -95,7 +95,9 @@ def _filter_world(s: Session, paid: bool) -> tuple[int, dict[str, dict[str, Any]
     return cid, made
 
 
-def _expect_listed(s: Session, params: dict[str, Any], must: list[dict], may: list[dict]) -> None:
+def _expect_listed(
+    s: Session, params: dict[str, Any], must: list[dict[str, Any]], may: list[dict[str, Any]]
+) -> None:
     found = set(ids_of(s.listing("/v1/items", params)))
     want, allowed = {m["id"] for m in must}, {m["id"] for m in may}
     query = "&".join(f"{k}={v}" for k, v in params.items())
@@ -120,7 +122,7 @@ def items_filters(ctx: RunContext) -> None:
         every = [*top, m["other"], m["child"]]
         exact = ctx.settings.strict  # docs/design.md: stack children are listed too
 
-        def upto(items: list[dict]) -> list[dict]:
+        def upto(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
             return items if exact else [i for i in items if i in top]
 
         _expect_listed(s, {"collection_id": cid}, upto(every), every)

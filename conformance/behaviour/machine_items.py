@@ -7,7 +7,7 @@ from typing import Any
 
 from ..failures import NotGone, NotStored, WrongStatus
 from ..http import SERIAL, differences, ids_of
-from ..registry import Check
+from .machine_base import MachineBase
 from .model import Model, action
 from .properties import (
     P_CREATE,
@@ -15,13 +15,12 @@ from .properties import (
     P_DELETE_404,
     P_ORPHANS,
     P_STACK_DELETE,
-    P_STACK_ITEMS,
     P_STACK_NEW,
     P_UPDATE,
 )
 
 
-class ItemSteps:
+class ItemSteps(MachineBase):
     """Create, update and delete items and stacks; mixed into `BehaviourMachine` (machine.py)."""
 
     @action(P_CREATE, weight=3)
@@ -88,19 +87,6 @@ class ItemSteps:
         for kid in kids:
             kid.parent = stack.id
         self.check_stack(stack, "a new stack made with items")
-
-    def check_stack(self, stack: Model, what: str, prop: Check = P_STACK_ITEMS) -> None:
-        got = self.s.item(stack.id, include="stack_items")
-        entries = got.get("stack_items")
-        self.s.expect(
-            isinstance(entries, list), "GET with include=stack_items has no stack_items array", prop=prop
-        )
-        want = {k.id for k in self.children(stack.id)}
-        self.check_scope(
-            ids_of(entries), want, want, f"{what}: include=stack_items of stack {stack.id}", prop
-        )
-        wrong = [e.get("id") for e in entries if isinstance(e, dict) and e.get("parent_id") != stack.id]
-        self.s.expect(not wrong, f"{what}: children {wrong} do not have parent_id {stack.id}", prop=prop)
 
     @action(P_UPDATE, when=lambda self: self.items)
     def update_item(self, rnd: random.Random) -> None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
+from typing import Any, cast
 
 from ..failures import NotHonoured, NotStored
 from ..http import ids_of, shape_of
 from ..registry import Check
+from .machine_base import MachineBase
 from .model import action
 from .properties import (
     P_COPY,
@@ -25,7 +26,7 @@ from .properties import (
 )
 
 
-class MoveSteps:
+class MoveSteps(MachineBase):
     """Move, stack, tag, order and copy items; mixed into `BehaviourMachine` (machine.py)."""
 
     @action(P_MOVE, when=lambda self: self.items)
@@ -72,7 +73,8 @@ class MoveSteps:
                         prop=stack_prop,
                         kind=NotStored,
                     )
-                kid.collection, kid.parent = data.get("collection_id"), data.get("parent_id")
+                # as answered (an integer by the spec: the cast types it, a missing one stays None)
+                kid.collection, kid.parent = cast(int, data.get("collection_id")), data.get("parent_id")
 
     @action(P_STACK_INTO, when=lambda self: self.has(lambda c: self.loose(c) and self.stacks(c)))
     def stack_into(self, rnd: random.Random) -> None:
@@ -166,6 +168,7 @@ class MoveSteps:
                 f"the copy {data['id']} is named {data.get('name')!r}, no original is",
                 exchange,
             )
+            assert original is not None  # for mypy: expect raised otherwise
             got = self.s.item(data["id"])
             copy = self.adopt(got, like=original)
             where = "into collection " + str(dest) if into else "without collection_id (its own collection)"

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 from ..failures import NotGone, NotHonoured, NotStored, StaleCount
 from ..http import P_COLL_ONE, P_PAGES, found, ids_of, search, tag_counts
-from .model import action
+from .machine_base import MachineBase
+from .model import Model, action
 from .properties import (
     P_COLL_TAGS,
     P_COUNT,
@@ -21,7 +24,7 @@ from .properties import (
 )
 
 
-class Observations:
+class Observations(MachineBase):
     """Reads that change nothing and compare with the model; mixed into `BehaviourMachine`."""
 
     @action(P_LIST)
@@ -35,6 +38,7 @@ class Observations:
         got = self.s.one(f"/v1/collections/{col}", P_COLL_ONE, {"include": "items", "items_per_page": 100})
         embedded = got.get("items")
         self.s.expect(isinstance(embedded, list), "GET with include=items has no items array", prop=P_EMBED)
+        assert isinstance(embedded, list)  # for mypy: expect raised otherwise
         self.check_scope(ids_of(embedded), must, may, f"include=items of collection {col}", P_EMBED)
         count = got.get("items_total_count")
         self.s.expect(
@@ -50,6 +54,8 @@ class Observations:
         kind = rnd.choice(["type", "not_type", "parent_id", "tags", "q", "owned", "items_type"])
         col, anywhere = rnd.choice(self.cols), rnd.random() < 0.5
         exact = False
+        params: dict[str, Any]
+        test: Callable[[Model], bool]
         if kind == "parent_id" and self.stacks(col):
             stack = rnd.choice(self.stacks(col)).id
             params, test, exact = {"parent_id": stack}, (lambda m: m.parent == stack), True

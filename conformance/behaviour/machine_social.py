@@ -6,11 +6,12 @@ import random
 
 from ..failures import NotGone, NotStored, StaleCount
 from ..http import SERIAL, tag_names
+from .machine_base import MachineBase
 from .model import Model, action
 from .properties import P_COMMENT_EDIT, P_COMMENT_GONE, P_COMMENT_NEW, P_LIKE, P_TAG_GONE, P_TAG_NEW, P_UNLIKE
 
 
-class SocialSteps:
+class SocialSteps(MachineBase):
     """Tags, comments and likes; mixed into `BehaviourMachine` (machine.py)."""
 
     # -- tags

@@ -20,7 +20,7 @@ def items_order(ctx: RunContext) -> None:
         a, b, c, d = (s.add_item(cid)["id"] for _ in range(4))
         s.call("PUT", f"/v1/collections/{cid}/items", json_body={"order": [d, b]})
         listed = s.listing("/v1/items", {"collection_id": cid})
-        sort = {i.get("id"): i.get("sort") for i in listed}
+        sort: dict[Any, Any] = {i.get("id"): i.get("sort") for i in listed}
         s.expect(
             isinstance(sort.get(d), int) and isinstance(sort.get(b), int) and sort[d] < sort[b],
             f"after order [{d}, {b}] item {d} has sort {sort.get(d)!r}, item {b} {sort.get(b)!r}",
@@ -54,7 +54,8 @@ def _tagged_item(s: Session, cid: int, **fields: Any) -> dict[str, Any]:
     exchange, _ = s.new_item(cid, ok=(201, 402), tags=[s.target.name("mv")], metadata={"k": "v"}, **fields)
     if exchange.status == 402:
         exchange, _ = s.new_item(cid, metadata={"k": "v"}, **fields)
-    return s.body(exchange)
+    data: dict[str, Any] = s.body(exchange)
+    return data
 
 
 @check(

@@ -142,7 +142,7 @@ class ContractRun(Safety, Things):
             "timeout": self.settings.timeout,
         }
 
-    def _send(self, operation_id: str, case: Any) -> Response | None:
+    def _send(self, operation_id: str, case: Case) -> Response | None:
         """Make the case safe, send it, note what it made; None when no answer came."""
         self._make_safe(operation_id, case)
         try:

@@ -3,7 +3,7 @@ and what it made and deleted (registered for cleanup, kept in the pool)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..driver import Response
 from .data import (
@@ -22,8 +22,23 @@ from .data import (
 from .pool import Rejected, as_id, id_like
 from .tolerated import body_fields, fits_body
 
+if TYPE_CHECKING:
+    from ..settings import Settings
+    from ..target import Target
+    from .pool import Pool
+
 
 class Safety:
+    # What it uses of the run it is mixed into (run.ContractRun sets these; declared only).
+    settings: Settings
+    target: Target
+    document: dict[str, Any]
+    pool: Pool
+    current: dict[str, dict[str, Any]]  # path -> current values, for no-op updates
+    profiles: list[dict[str, Any]]
+    addresses: set[Any] | None
+    counter: int
+
     # -- safety: ids the run made, names with the prefix, no-op updates
     def _path_kind(self, path: str, name: str) -> str | None:
         if name == "user_id":
@@ -165,10 +180,10 @@ class Safety:
             self.target.forget(case.formatted_path)
             names = list(case.path_parameters or {})
             if names:
-                kind = self._path_kind(case.path, names[-1])
-                ident = as_id(case.path_parameters[names[-1]])
-                if kind and ident:
-                    self.pool.kill(kind, ident)
+                gone_kind = self._path_kind(case.path, names[-1])
+                gone_id = as_id(case.path_parameters[names[-1]])
+                if gone_kind and gone_id:
+                    self.pool.kill(gone_kind, gone_id)
             if operation_id == "collections.delete_items" and isinstance(case.body, dict):
                 for entry in case.body.get("items") or []:
                     if as_id(entry):

@@ -8,7 +8,7 @@ import json
 import re
 from collections.abc import Callable
 from email.parser import BytesParser
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
 from jsonschema import Draft4Validator
@@ -48,7 +48,7 @@ def valid_as_tolerated(document: dict[str, Any], case: Any, response: Response) 
     if not isinstance(body, dict):
         return False
     fields = field_schemas(document, case.path, case.method)
-    read = {}
+    read: dict[str, Any] = {}
     for name, value in body.items():
         schema = fields.get(name)
         if schema is None or (value == "" and (schema.get("nullable") or _means_nothing(schema))):
@@ -168,7 +168,8 @@ def _valid_as_form(case: Any, response: Response, document: dict[str, Any]) -> b
         if value is _NO_READING and texts == [""] and _means_nothing(fields.get(name, {})):
             continue  # absent
         read[name] = readings[0] if value is _NO_READING else value
-    return validator.is_valid(read)
+    valid: bool = validator.is_valid(read)
+    return valid
 
 
 _NO_READING = object()
@@ -201,7 +202,8 @@ def _sent_form(response: Response) -> dict[str, list[str]] | None:
     fields: dict[str, list[str]] = {}
     for part in message.iter_parts():
         name = part.get_param("name", header="content-disposition")
-        payload = part.get_payload(decode=True) or b""
+        # bytes (or None) for a part that is not multipart itself; typeshed does not narrow by `decode`
+        payload = cast(bytes, part.get_payload(decode=True) or b"")
         if isinstance(name, str):
             fields.setdefault(name, []).append(payload.decode("utf-8", "replace"))
     return fields

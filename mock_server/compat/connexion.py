@@ -50,6 +50,8 @@ or a middleware of the app) or is bounded, so building apps does not grow the pr
 """
 
 # ruff: noqa: E402  (the version check comes first: outside its range the imports below may fail)
+# connexion has no types: to mypy the classes subclassed here are Any, which strict mode refuses.
+# mypy: allow-subclassing-any
 
 from __future__ import annotations
 
@@ -163,7 +165,8 @@ class JSONBodyValidator(JSONRequestBodyValidator):
 
     def schema_validator(self) -> Draft4Validator:
         """A new validator for each body, as connexion does."""
-        return Draft4RequestValidator(self.body_schema, format_checker=FORMAT_CHECKER)
+        validator: Draft4Validator = Draft4RequestValidator(self.body_schema, format_checker=FORMAT_CHECKER)
+        return validator
 
 
 class _ResponseFormats:
@@ -176,7 +179,8 @@ class _ResponseFormats:
 
     @property
     def validator(self) -> Draft4Validator:
-        return Draft4ResponseValidator(self.body_schema, format_checker=FORMAT_CHECKER)
+        validator: Draft4Validator = Draft4ResponseValidator(self.body_schema, format_checker=FORMAT_CHECKER)
+        return validator
 
 
 class JSONResponseValidator(_ResponseFormats, JSONResponseBodyValidator):
@@ -237,7 +241,7 @@ class FastURIParser(OpenAPIURIParser):
     request. The parameter definitions never change after the parser is made."""
 
     @functools.cached_property
-    def param_schemas(self) -> dict[str, Any]:  # type: ignore[override]
+    def param_schemas(self) -> dict[str, Any]:
         return {k: v.get("schema", {}) for k, v in self.param_defns.items()}
 
 
@@ -303,8 +307,8 @@ class _ResponseDecorator(AsyncResponseDecorator):
         super().__init__(**kwargs)
         self.operation = operation
 
-    def _infer_content_type(self, data: Any, headers: dict[str, Any]) -> str | None:  # type: ignore[override]
-        content_type = extract_content_type(headers)
+    def _infer_content_type(self, data: Any, headers: dict[str, Any]) -> str | None:
+        content_type: str | None = extract_content_type(headers)
         produces = list(set(self.operation.produces))
         if data is not None and not produces:
             produces = ["application/json"]

@@ -26,10 +26,12 @@ and Mounts without parameters); any other shape keeps connexion's routing.
 """
 
 # ruff: noqa: E402  (the version check comes first: outside its range the imports below may fail)
+# connexion has no types: to mypy the classes subclassed here are Any, which strict mode refuses.
+# mypy: allow-subclassing-any
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...openapi.compat import require
 
@@ -41,6 +43,7 @@ from connexion.middleware.routing import _scope as _routing_scope
 from connexion.middleware.swagger_ui import SwaggerUIMiddleware
 from starlette.convertors import FloatConvertor, IntegerConvertor, StringConvertor
 from starlette.routing import Match, Mount, Route, Router
+from starlette.types import Scope
 
 # convertors whose regex never matches a "/": a parameter is one segment
 _ONE_SEGMENT = (StringConvertor, IntegerConvertor, FloatConvertor, IntegerConverter, FloatConverter)
@@ -61,6 +64,11 @@ def _single_mount(router: Any) -> Mount | None:
     return mount
 
 
+def _router_of(mount: Mount) -> Router:
+    """The Router under a Mount `_single_mount` gave (starlette types a Mount's app as any ASGI app)."""
+    return cast(Router, mount.app)
+
+
 def _literal(segment: str) -> str | None:
     return None if "{" in segment else segment
 
@@ -71,9 +79,10 @@ class RouteIndex:
     def __init__(self, mount: Mount) -> None:
         self.mount = mount
         shapes: dict[int, list[tuple[int, Route, str | None, str | None]]] = {}
-        for index, route in enumerate(mount.app.routes):
-            convertors = route.param_convertors.values() if type(route) is Route else [None]
-            if not all(isinstance(c, _ONE_SEGMENT) for c in convertors):
+        for index, route in enumerate(_router_of(mount).routes):
+            if type(route) is not Route or not all(
+                isinstance(c, _ONE_SEGMENT) for c in route.param_convertors.values()
+            ):
                 raise ValueError("a route of another kind")
             segments = route.path.split("/")
             n = len(segments)
@@ -93,7 +102,7 @@ class RouteIndex:
                         r for _, r, rf, ra in routes if rf in (None, f) and ra in (None, a)
                     ]
 
-    def find(self, scope: dict[str, Any]) -> tuple[dict[str, Any], Route, dict[str, Any]] | None:
+    def find(self, scope: dict[str, Any]) -> tuple[Scope, Route, Scope] | None:
         """(the Mount's child scope, the route, its child scope) starlette would find, or None."""
         path = scope["path"]
         if "\n" in path or scope.get("root_path"):  # a root path: left to starlette to strip
@@ -165,8 +174,10 @@ class FastSwaggerUIMiddleware(SwaggerUIMiddleware):
         mount = _single_mount(self.router)
         if mount is None or mount.path != "":
             return None
-        literal, prefixes = set(), []
-        for route in mount.app.routes:
+        literal: set[str] = set()
+        prefixes: list[str] = []
+        # starlette types them BaseRoute (no path): connexion's Swagger UI router has Routes and Mounts
+        for route in cast("list[Route | Mount]", _router_of(mount).routes):
             if "{" in route.path or type(route) not in (Route, Mount):
                 return None
             if type(route) is Route:

@@ -32,7 +32,7 @@ class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a
 
     def connection_made(self, transport: Any, *args: Any, **kwargs: Any) -> None:
         super().connection_made(transport, *args, **kwargs)
-        self.app_state = {**self.app_state, TRANSPORT: transport}  # this connection's own copy
+        self.app_state: dict[str, Any] = {**self.app_state, TRANSPORT: transport}  # the connection's copy
         # No Nagle: asyncio's loop turns it off only on sockets made with proto IPPROTO_TCP, and
         # the socket `--workers` share is made with proto 0, so each small answer waited for the
         # client's delayed ACK: 40 ms per request (uvloop turns it off on every TCP socket).

@@ -462,7 +462,9 @@ class SharedJournal(Journal):
             return
         try:
             pipe = self.engine.client.pipeline(transaction=False)
-            pipe.lpush(self.key, *pending).ltrim(self.key, 0, self.size - 1).execute()
+            pipe.lpush(self.key, *pending)
+            pipe.ltrim(self.key, 0, self.size - 1)
+            pipe.execute()
         except _ERRORS as exc:  # the request was answered; only its line in the journal is lost
             log.warning("could not journal %d request(s): %s", len(pending), exc)
 

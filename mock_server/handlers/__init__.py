@@ -26,6 +26,11 @@ from ..views import Views
 
 T = TypeVar("T")
 
+# What a handler returns, as connexion takes it: (body, status), or with headers (a list's
+# X-Total-Count). The body is a view's JSON shape, a list of them, or a {code, message} body.
+Answer = tuple[Any, int]
+Listing = tuple[list[Any], int, dict[str, str]]
+
 
 def handler_for(operation_id: str) -> Callable[..., Any]:
     """operationId `<resource>.<function>` -> handlers.<resource>.<function>; LookupError if none."""
@@ -70,7 +75,7 @@ class Ctx:
         return {**body, field_name: url}, StoredFile(upload.size, upload.media_type)
 
     @staticmethod
-    def listing(page: Page[T], render: Callable[[T], Any]) -> tuple[list[Any], int, dict[str, str]]:
+    def listing(page: Page[T], render: Callable[[T], Any]) -> Listing:
         """A page of a list, with X-Total-Count (the total before paging)."""
         return [render(entry) for entry in page.entries], 200, {"X-Total-Count": str(page.total)}
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import Ctx
+from . import Ctx, Listing
 
 
-def list_activity(ctx: Ctx, page=None, per_page=None):
+def list_activity(ctx: Ctx, page: int | None = None, per_page: int | None = None) -> Listing:
     return ctx.listing(ctx.store.list_activity(ctx.user, page, per_page), ctx.view.activity_entry)

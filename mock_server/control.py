@@ -57,6 +57,7 @@ from .sessions import SESSION
 
 PREFER = b"prefer"  # the request header of Prefer
 TRANSPORT = "csapi.transport"  # scope["state"] key: the connection's asyncio transport (compat/uvicorn.py)
+ARRIVED = "csapi.arrived"  # scope["state"] key: time.monotonic() when its bytes were read (compat/uvicorn.py)
 MAX_DELAY_MS = 60_000
 _CODES = {
     400: "invalid_input",

@@ -1,4 +1,5 @@
-"""What `csapi serve` needs of uvicorn 0.54 beyond its documented API: the connection, for `drop`.
+"""What `csapi serve` needs of uvicorn 0.54 beyond its documented API: the connection, for `drop`,
+and when a request's bytes were read, for a shared engine.
 
 An ASGI app never sees its socket, yet a `drop` fault (control.py) must close the connection
 without an answer. uvicorn takes the HTTP protocol class to use (`uvicorn.run(http=<class>)`,
@@ -20,11 +21,12 @@ from ...openapi.compat import require
 require("uvicorn", "0.54", "0.55")
 
 import socket
+import time
 from typing import Any
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-from ..control import TRANSPORT
+from ..control import ARRIVED, TRANSPORT
 
 
 class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a class chosen at import
@@ -39,3 +41,10 @@ class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def data_received(self, data: bytes) -> None:
+        # When these bytes were read: a request whose headers end in them carries it in its
+        # `scope["state"]` (uvicorn copies app_state into each request's scope as its headers
+        # complete), so a shared engine knows which catch-up already covers the request.
+        self.app_state[ARRIVED] = time.monotonic()
+        super().data_received(data)

@@ -39,10 +39,12 @@ import gc
 import hashlib
 import json
 import logging
+import math
 import os
 import secrets
 import signal
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -131,6 +133,9 @@ class RedisEngine:
         self.epoch: bytes | None = None
         self.applied = 0  # the number of the last change applied here
         self.last_id = b"0-0"  # its stream id
+        # time.monotonic() when the last catch-up (or append) that succeeded was sent: every change
+        # in the log before then is applied here (EngineMiddleware skips a catch-up it covers)
+        self.fresh_at = -math.inf
         self._saving = False
         self._child = 0  # the pid of a child writing a snapshot, not reaped yet
         # "child" (fork), "thread", or "auto": a child where fork is safe (os.fork, no other thread)
@@ -185,6 +190,7 @@ class RedisEngine:
         if self._child:  # a snapshot child may have ended: no zombie left until the next snapshot
             self._reap()
         keys = [self.key["epoch"], self.key["log"]]
+        sent = time.monotonic()
         entries = self._call(self._hot.run, "catch_up", keys, [self.epoch, self.last_id])
         if entries is None:
             self._rejoin()
@@ -195,13 +201,16 @@ class RedisEngine:
             except _Behind:
                 self._load_snapshot()
                 self.catch_up()
+                return
+        self.fresh_at = max(self.fresh_at, sent)
 
     def submit(self, session: str | None, kind: str, **args: Any) -> Any:
         """Append a change, apply the log up to it, and give its outcome (or raise its error)."""
         assert self.sessions is not None
-        time = self.sessions.replica(session).store.clock()  # the one reading every replica uses
-        payload = encode(Change(kind, session, args, time))
+        now = self.sessions.replica(session).store.clock()  # the one reading every replica uses
+        payload = encode(Change(kind, session, args, now))
         keys = [self.key["epoch"], self.key["log"], self.key["seq"]]
+        sent = time.monotonic()
         answer = self._call(self._hot.run, "append", keys, [self.epoch, self.last_id, payload])
         if answer is None:  # the engine started again meanwhile: this change was not taken
             self._rejoin()
@@ -213,6 +222,7 @@ class RedisEngine:
             self._load_snapshot()
             self.catch_up()
             raise EngineUnavailable("This worker fell behind the shared log; retry.") from None
+        self.fresh_at = max(self.fresh_at, sent)  # the log up to this change is applied
         ok, value = outcome
         if not ok:
             raise value

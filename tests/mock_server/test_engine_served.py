@@ -125,6 +125,35 @@ def test_two_servers_on_one_engine_serve_one_state(engine_url: str) -> None:
         assert a.client.get("/__mock__/snapshot").json() == b.client.get("/__mock__/snapshot").json()
 
 
+def test_a_busy_server_reads_every_write_acknowledged_before_the_read_was_sent(engine_url: str) -> None:
+    """b shares one catch-up among the requests it read together (EngineMiddleware): with 8
+    clients keeping b busy, each item a acknowledges is found by the very next read on b."""
+    with serve(engine_url) as a, serve(engine_url) as b:
+        on_a, on_b = Caller(a), Caller(b)
+        collection_id = on_a.new_collection("Read after write")
+        busy = [Caller(b) for _ in range(8)]
+        done = threading.Event()
+
+        def keep_busy(caller: Caller) -> None:
+            while not done.is_set():
+                caller.client.get(f"/v1/collections/{collection_id}")
+
+        threads = [threading.Thread(target=keep_busy, args=(caller,)) for caller in busy]
+        for thread in threads:
+            thread.start()
+        try:
+            for n in range(150):
+                item_id = on_a.new_item(collection_id, f"r{n}")
+                answer = on_b.client.get(f"/v1/items/{item_id}")
+                assert answer.status_code == 200, (n, answer.text)
+                total = on_b.client.get(f"/v1/collections/{collection_id}").json()[0]["items_total_count"]
+                assert total == n + 1
+        finally:
+            done.set()
+            for thread in threads:
+                thread.join()
+
+
 def test_a_server_killed_mid_load_loses_nothing_acknowledged(engine_url: str) -> None:
     with serve(engine_url) as a, serve(engine_url) as b:
         on_a, on_b = Caller(a), Caller(b)

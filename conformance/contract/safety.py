@@ -3,7 +3,7 @@ and what it made and deleted (registered for cleanup, kept in the pool)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..driver import Response
 from .data import (
@@ -19,26 +19,12 @@ from .data import (
     email_like,
     flat,
 )
+from .parts import RunParts
 from .pool import Rejected, as_id, id_like
 from .tolerated import body_fields, fits_body
 
-if TYPE_CHECKING:
-    from ..settings import Settings
-    from ..target import Target
-    from .pool import Pool
 
-
-class Safety:
-    # What it uses of the run it is mixed into (run.ContractRun sets these; declared only).
-    settings: Settings
-    target: Target
-    document: dict[str, Any]
-    pool: Pool
-    current: dict[str, dict[str, Any]]  # path -> current values, for no-op updates
-    profiles: list[dict[str, Any]]
-    addresses: set[Any] | None
-    counter: int
-
+class Safety(RunParts):
     # -- safety: ids the run made, names with the prefix, no-op updates
     def _path_kind(self, path: str, name: str) -> str | None:
         if name == "user_id":

@@ -3,33 +3,15 @@ current values of no-op updates, and under --read-only ids read from the lists."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .data import DELETE_PATHS, created_ids, template_of
+from .parts import RunParts
 from .pool import as_id
 from .tolerated import body_fields
 
-if TYPE_CHECKING:
-    from ..settings import Settings
-    from ..target import Target
-    from .pool import Pool
 
-
-class Things:
-    # What it uses of the run it is mixed into (run.ContractRun sets these; declared only).
-    settings: Settings
-    target: Target
-    document: dict[str, Any]
-    pool: Pool
-    ids: dict[tuple[str, str], str]  # (METHOD, path template) -> operationId
-    current: dict[str, dict[str, Any]]
-    profiles: list[dict[str, Any]]
-    addresses: set[Any] | None
-
-    if TYPE_CHECKING:
-
-        def _name(self, label: str) -> str: ...  # Safety's
-
+class Things(RunParts):
     # -- things to test on
     def _create(self, kind: str, path: str, body: dict[str, Any]) -> int | None:
         """POST one thing of a kind; register its removal and pool its id."""

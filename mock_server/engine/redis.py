@@ -274,6 +274,12 @@ class RedisEngine:
         body = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "epoch": epoch.decode()}
         return json.dumps({**body, "n": n, "id": entry_id.decode(), "sessions": sessions})
 
+    def _write_snapshot(self, save: Any, epoch: bytes, n: int, entry_id: bytes, captured: list[Any]) -> None:
+        """Render the captured state and keep it through `save` (the _SAVE script on some client)."""
+        body = self._snapshot_body(epoch, n, entry_id, captured)
+        keys = [self.key[k] for k in ("epoch", "log", "snapshot", "snapshot-at")]
+        save(keys, [epoch, n, entry_id, body])
+
     def _maybe_snapshot(self) -> None:
         """Every `snapshot_every` changes, one worker writes a snapshot (the others find the lock)."""
         self._snapshot_seen = self.applied  # one is being written, here or by the worker with the lock
@@ -306,12 +312,10 @@ class RedisEngine:
             signal.set_wakeup_fd(-1)
             # the worker's descriptors are not the child's: its Redis connections, and the port it
             # listens on, which a server stopped mid-snapshot must give back at once
-            os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+            os.closerange(3, os.sysconf("SC_OPEN_MAX"))
             gc.disable()
             client = redis.Redis.from_url(self._address, socket_timeout=60, socket_connect_timeout=5)
-            body = self._snapshot_body(epoch, n, entry_id, self._capture())
-            keys = [self.key[k] for k in ("epoch", "log", "snapshot", "snapshot-at")]
-            client.register_script(_SAVE)(keys, [epoch, n, entry_id, body])
+            self._write_snapshot(client.register_script(_SAVE), epoch, n, entry_id, self._capture())
             client.delete(lock)
             code = 0
         finally:
@@ -337,9 +341,7 @@ class RedisEngine:
 
         def save() -> None:  # rendering takes a while: not on the event loop
             try:
-                body = self._snapshot_body(epoch, n, entry_id, captured)
-                keys = [self.key[k] for k in ("epoch", "log", "snapshot", "snapshot-at")]
-                self._save(keys, [epoch, n, entry_id, body])
+                self._write_snapshot(self._save, epoch, n, entry_id, captured)
             except _ERRORS as exc:
                 log.warning("could not write a snapshot: %s", exc)
             finally:

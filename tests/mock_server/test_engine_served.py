@@ -272,34 +272,27 @@ def test_conform_passes_against_two_workers_on_one_engine(engine_url: str) -> No
         assert served.stop()[0] == 0
 
 
-def _zombies(parents: list[int]) -> list[int]:
-    """The ended, unreaped children of these processes."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if fields[0] == "Z" and int(fields[1]) in parents:
-            found.append(int(entry.name))
-    return found
-
-
-def _children(pid: int) -> list[int]:
-    """The worker processes uvicorn started (its children that serve, not the resource tracker)."""
-    found = []
+def _processes() -> Iterator[tuple[int, str, int, bytes]]:
+    """Every process: (pid, state, parent pid, command line)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            stat = (entry / "stat").read_text()
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             command = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == pid and b"spawn_main" in command:
-            found.append(int(entry.name))
-    return sorted(found)
+        yield int(entry.name), fields[0], int(fields[1]), command
+
+
+def _zombies(parents: list[int]) -> list[int]:
+    """The ended, unreaped children of these processes."""
+    return [pid for pid, state, parent, _ in _processes() if state == "Z" and parent in parents]
+
+
+def _children(pid: int) -> list[int]:
+    """The worker processes uvicorn started (its children that serve, not the resource tracker)."""
+    return sorted(p for p, _, parent, command in _processes() if parent == pid and b"spawn_main" in command)
 
 
 # ---------------------------------------------------------------------- usage

@@ -305,6 +305,13 @@ def fixtures(seed: int, size: str) -> None:
 @click.option("--quick", is_flag=True, default=None, help="A small budget: a smoke test in seconds.")
 @click.option("--seed", type=int, help="Seed of the generated checks (default 0) [CSAPI_SEED]")
 @click.option("--max-examples", type=int, help="Generated cases per operation [CSAPI_MAX_EXAMPLES]")
+@click.option(
+    "--settle",
+    type=float,
+    metavar="SECONDS",
+    help="How long a view derived from writes (search, activity, counts, tag lists) may lag: "
+    "such a check polls it that long before failing (default 5) [CSAPI_SETTLE]",
+)
 @click.option("--include", multiple=True, help="Only these operationIds or tags (repeatable).")
 @click.option("--exclude", multiple=True, help="Not these operationIds or tags (repeatable).")
 @click.option(

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import httpx
 
@@ -381,6 +382,29 @@ def unpaid(*fields: str, partly: bool = False) -> CheckSkipped:
     what = f"{named} is a paid-plan field" if len(fields) == 1 else f"{named} are paid-plan fields"
     done = "only the others were checked, the rest needs" if partly else "the check needs"
     return CheckSkipped(f"{what} and the first --user got 402: {done} the first --user on a paid plan")
+
+
+T = TypeVar("T")
+SETTLE_POLL = 0.1  # seconds between two readings of a view that has not settled yet
+
+
+def settled(s: Session, view: str, read: Callable[[], T], ok: Callable[[T], bool]) -> T:
+    """Read a view derived from writes (search, activity, counts, tag lists: `view` names it) until
+    `ok` holds of the reading or --settle seconds passed; the last reading, for the check to judge.
+
+    docs/design.md, Conformance against any server: such views may lag behind the write that
+    moved them. A reading that settled only after a wait is recorded (Results.lagged) so the
+    verdict says how long it took; one that never settles is the check's to fail."""
+    start = time.monotonic()
+    deadline = start + s.ctx.settings.settle
+    reading = read()
+    while not ok(reading) and time.monotonic() < deadline:
+        time.sleep(SETTLE_POLL)
+        reading = read()
+    waited = time.monotonic() - start
+    if ok(reading) and waited >= SETTLE_POLL:
+        s.ctx.results.lagged(view, waited)
+    return reading
 
 
 def search_lags(s: Session, token: str) -> NoReturn:

@@ -45,6 +45,9 @@ class Results:
     # checks the settings left out (--read-only, not --strict, --include/--exclude), as skips with
     # the reason: coverage shows them; they are not outcomes, so counts and exit status stay as they were
     left_out: list[Outcome] = field(default_factory=list)
+    # views derived from writes that lagged (search, activity, counts, tag lists): view -> the
+    # longest wait, in seconds, before it showed what the run wrote (http.settled; --settle)
+    lags: dict[str, float] = field(default_factory=dict)
 
     def record(self, outcome: Outcome) -> None:
         if outcome.status == FAIL and not outcome.kind:  # made by a layer that did not say: the base kind
@@ -72,6 +75,10 @@ class Results:
             outcome.status, outcome.message = ERROR, f"{type(exc).__name__}: {exc}"
         outcome.seconds = time.monotonic() - start
         self.record(outcome)
+
+    def lagged(self, view: str, seconds: float) -> None:
+        """A derived view showed a write only after `seconds` (kept: the longest per view)."""
+        self.lags[view] = max(seconds, self.lags.get(view, 0.0))
 
     def count(self, status: str) -> int:
         return sum(o.status == status for o in self.outcomes)
@@ -130,6 +137,9 @@ def summary(results: Results) -> str:
     if results.left_out:
         reasons = Counter(o.message for o in results.left_out).most_common()
         lines += ["", "left out: " + "; ".join(f"{n} checks ({reason})" for reason, n in reasons)]
+    if results.lags:
+        waits = ", ".join(f"{view} {seconds:.1f} s" for view, seconds in sorted(results.lags.items()))
+        lines += ["", f"views that lagged behind writes (longest wait within --settle): {waits}"]
     lines += [
         "",
         f"{len(results.outcomes)} checks: {results.count(PASS)} passed, {results.count(FAIL)} failed, "

@@ -18,6 +18,7 @@ import yaml
 ENV_PREFIX = "CSAPI_"
 QUICK_MAX_EXAMPLES = 5
 DEFAULT_MAX_EXAMPLES = 20
+DEFAULT_SETTLE = 5.0  # seconds a view derived from writes (search, activity, counts, tags) may lag
 
 
 class UsageError(Exception):
@@ -55,6 +56,7 @@ class Settings:
     coverage_json: Path | None = None
     prefix: str = "csapi-conform"
     timeout: float = 15.0
+    settle: float = DEFAULT_SETTLE  # --settle: how long a check polls a derived view before failing
     document: Path | None = None  # default: the toolkit's own openapi/openapi.yaml
 
     @property
@@ -134,8 +136,10 @@ def _typed(values: dict[str, Any]) -> Settings:
                 out[name] = tuple(u if isinstance(u, User) else User.parse(str(u)) for u in _as_list(value))
             elif name in _LISTS:
                 out[name] = tuple(str(v).strip() for v in _as_list(value))
-            elif name == "timeout":
+            elif name in ("timeout", "settle"):
                 out[name] = float(value)
+                if not 0 <= out[name] <= 600:
+                    raise ValueError("seconds between 0 and 600")
             else:
                 out[name] = str(value)
         except (TypeError, ValueError) as exc:

@@ -26,7 +26,7 @@ ITEM = "item"
 def _found(s: Session, params: dict[str, Any], ours: set[int]) -> set[int]:
     """Which of `ours` (item ids) a search finds as items."""
     hits = s.listing("/v1/search", params)
-    return {h.get("id") for h in hits if h.get("type") not in ("collection", "comment")} & ours
+    return {h["id"] for h in hits if h.get("type") not in ("collection", "comment") and h.get("id") in ours}
 
 
 @check(

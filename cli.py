@@ -328,14 +328,31 @@ def fixtures(seed: int, size: str) -> None:
     help="Write what the run exercised, for tools (its JSON shape is above) [CSAPI_COVERAGE_JSON]",
 )
 @click.option(
+    "--accept",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A YAML list of known failures accepted (operation, kind: the check, reason, expires), as "
+    "csapi diff --accept's: shown, not failing, until they expire [CSAPI_ACCEPT]",
+)
+@click.option(
     "--config",
     type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    help="A YAML file of these settings.",
+    help="A YAML file of these settings: keys base_url, base-url or CSAPI_BASE_URL [CSAPI_CONFIG]",
 )
 def conform(config: Path | None, **options: object) -> None:
     """Check a server against the spec; exit 0 iff every check passed.
 
-    Exit status: 0 passed, 1 failures, 2 bad usage, 3 target unreachable or credentials refused.
+    \b
+    Exit status:
+      0  every check passed (failures --accept accepts do not count)
+      1  failures, or an --accept entry past its expiry date
+      2  bad usage, in one line: a setting, a --base-url ending in /v1 (the suite adds it),
+         an --include/--exclude name the document does not have, settings that select no
+         check, an unreadable --accept file; or a run that ran no check at all
+      3  the target cannot be reached, is not the API (GET /v1/ping answered a web page, a 404,
+         a redirect, an error or no JSON), or refuses the key or a user's credentials
+
+    Progress goes to stderr: a bar on a terminal; piped, a line per layer and one at least
+    every 10 seconds.
 
     --coverage-json FILE writes what the run exercised, as one JSON object (a new key
     may appear within a version; none goes away):
@@ -344,29 +361,33 @@ def conform(config: Path | None, **options: object) -> None:
       format, version  "csapi-conform-coverage", 1
       verdict, target, seed, started_at, duration_seconds, settings, left_behind
       value_kinds    {kind: meaning}: absent, empty, valid, array, invalid-type, out-of-range
-      totals         checks {passed, failed, errors, skipped, left_out}, operations
+      totals         checks {passed, failed, errors, skipped, left_out, accepted}, operations
                      {documented, exercised}, statuses {documented, seen}, requests,
                      requests_outside_the_document (e.g. the 405 probes)
       skip_reasons   {reason: how many checks}; left out by --read-only, not --strict,
                      --include/--exclude, or skipped (a missing user, no --team-id, ...)
       failures       [{layer, operation_id, check, rule, status, kind, message, curl, response}]
+                     (not those --accept accepted: they are under accepted)
+      accepted       [{operation_id, check, reason, expires, layer, id, status, kind, message}]
+      accept_notes   [{entry, message, fails}]: --accept entries expired (fails) or unused
       operations     [{operation_id, method, path, tag, summary, selected, exercised,
                        requests {layer: n},
                        statuses {documented, seen {status: n}, not_seen, undocumented},
                        parameters [{name, in, required, kinds {kind: n}}],
                        layers {contract|behaviour|access: {state, passed, failed,
-                               skipped, requests, reason}},
-                       checks [{layer, check, rule, status, reason | kind, message}]}]
+                               skipped, accepted, requests, reason}},
+                       checks [{layer, check, rule, status, reason | kind, message,
+                                accepted}]}]
       other_checks   checks about the run as a whole, as in checks
     """
-    from csapi.conformance.runner import run
+    from csapi.conformance.runner import EXIT_USAGE, run
     from csapi.conformance.settings import UsageError, load_settings
 
     try:
-        settings = load_settings(options, config_file=config)
-    except UsageError as exc:
-        raise click.UsageError(str(exc)) from None
-    raise SystemExit(run(settings))
+        raise SystemExit(run(load_settings(options, config_file=config)))
+    except UsageError as exc:  # a setup mistake: one line, before any request
+        click.echo(f"csapi conform: {exc}", err=True)
+        raise SystemExit(EXIT_USAGE) from None
 
 
 def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> str:

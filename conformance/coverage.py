@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.parser import BytesParser
@@ -210,6 +210,7 @@ class Coverage:
         self._base_path = urlsplit(settings.base_url).path.rstrip("/")
         self.layer = "setup"  # who sends now: the runner sets the layer of each check it runs
         self.unmatched: Counter[str] = Counter()  # requests outside the document, e.g. a 405 probe
+        self.watch: Callable[[str], None] | None = None  # told the operation of every request (progress)
 
     @contextmanager
     def recording(self, target: Target) -> Iterator[None]:
@@ -244,6 +245,8 @@ class Coverage:
             self.unmatched[f"{exchange.method.upper()} {path}"] += 1
             return
         op.requests[self.layer] += 1
+        if self.watch is not None:
+            self.watch(op.operation_id)
         op.statuses[exchange.status] += 1
         query: dict[str, list[str]] = {}
         for name, value in parse_qsl(url.query, keep_blank_values=True):
@@ -289,7 +292,7 @@ class Coverage:
             by_op.setdefault(outcome.operation, []).append(outcome)
         known = {o.operation_id for o in self.operations}
         operations = [self._operation(op, by_op.get(op.operation_id, [])) for op in self.operations]
-        counts = Counter(o.status for o in results.outcomes)
+        counts = Counter(o.status for o in results.outcomes if not o.accepted)  # accepted: on their own
         documented = sum(len(o.documented) for o in self.operations)
         seen = sum(len(o["statuses"]["documented"]) - len(o["statuses"]["not_seen"]) for o in operations)
         settings = self.settings
@@ -319,6 +322,7 @@ class Coverage:
                     "errors": counts[ERROR],
                     "skipped": counts[SKIP],
                     "left_out": len(results.left_out),
+                    "accepted": len(results.accepted),
                 },
                 "operations": {
                     "documented": len(operations),
@@ -330,7 +334,11 @@ class Coverage:
             },
             "skip_reasons": dict(Counter(_reason(o) for o in checks if o.status == SKIP).most_common()),
             "left_behind": left_behind,
-            "failures": [_failure(o) for o in results.outcomes if o.status in (FAIL, ERROR)],
+            "failures": [_failure(o) for o in results.outcomes if o.failed],
+            "accepted": [_accepted(o) for o in results.accepted],
+            "accept_notes": [
+                {"entry": n.entry, "message": n.message, "fails": n.fails} for n in results.accept_notes
+            ],
             "operations": operations,
             "other_checks": [_check(o) for o in checks if o.operation not in known],
         }
@@ -365,10 +373,13 @@ class Coverage:
         self, op: Operation, layer: str, outcomes: list[Outcome], excluded: str | None
     ) -> dict[str, Any]:
         mine = [o for o in outcomes if o.layer == layer]
-        counts = Counter(o.status for o in mine)
+        counts = Counter(o.status for o in mine if not o.accepted)
+        accepted = sum(bool(o.accepted) for o in mine)
         failed = counts[FAIL] + counts[ERROR]
         if failed:
             state = "failed"
+        elif accepted:
+            state = "accepted"  # failures, each accepted by an --accept entry
         elif counts[PASS]:
             state = "passed"
         elif counts[SKIP]:
@@ -384,6 +395,7 @@ class Coverage:
             "passed": counts[PASS],
             "failed": failed,
             "skipped": counts[SKIP],
+            "accepted": accepted,
             "requests": op.requests.get(layer, 0),
             "reason": reason,
         }
@@ -488,7 +500,24 @@ def _check(outcome: Outcome) -> dict[str, Any]:
     elif outcome.status in (FAIL, ERROR):
         entry["kind"] = outcome.kind
         entry["message"] = outcome.message
+        if outcome.accepted:
+            entry["accepted"] = outcome.accepted
     return entry
+
+
+def _accepted(outcome: Outcome) -> dict[str, Any]:
+    """A failure an --accept entry accepted: what failed and the entry's reason and expiry."""
+    return {
+        "operation_id": outcome.operation,
+        "check": outcome.check,
+        "reason": outcome.accepted,
+        "expires": outcome.expires or None,
+        "layer": outcome.layer,
+        "id": outcome.id,
+        "status": outcome.status,
+        "kind": outcome.kind,
+        "message": outcome.message,
+    }
 
 
 def _failure(outcome: Outcome) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from .registry import LAYERS
 
-_STATE_MARK = {"failed": "✗", "passed": "✓", "skipped": "–", "not exercised": ""}
+_STATE_MARK = {"failed": "✗", "accepted": "~", "passed": "✓", "skipped": "–", "not exercised": ""}
 _RESULT = {"pass": "passed", "fail": "failed", "error": "error", "skip": "skipped"}
 _ORDER = {"fail": 0, "error": 0, "skip": 1, "pass": 2}  # what needs reading first
 MAX_REASON = 48  # characters of a reason in a pill; the table of checks has it whole
@@ -50,9 +50,10 @@ def _anchor(operation_id: str) -> str:
 
 def _totals_line(data: dict[str, Any]) -> str:
     c = data["totals"]["checks"]
+    accepted = f", {c['accepted']} failures accepted (--accept)" if c.get("accepted") else ""
     return (
         f"{c['passed']} passed, {c['failed']} failed, {c['errors']} errors, {c['skipped']} skipped, "
-        f"{c['left_out']} left out by the settings"
+        f"{c['left_out']} left out by the settings{accepted}"
     )
 
 
@@ -76,6 +77,8 @@ def _cell_text(cell: dict[str, Any]) -> str:
     parts = []
     if cell["failed"]:
         parts.append(f"{cell['failed']} failed")
+    if cell.get("accepted"):
+        parts.append(f"{cell['accepted']} accepted")
     if cell["passed"]:
         parts.append(f"{cell['passed']} passed")
     if cell["skipped"]:
@@ -118,6 +121,7 @@ table.matrix td small,.op small{color:var(--grey);font-weight:400}
 .cell.passed{background:var(--green-bg);color:var(--green)}
 .cell.failed{background:var(--red-bg);color:var(--red)}
 .cell.skipped{background:var(--yellow-bg);color:var(--yellow)}
+.cell.accepted,.pill.accepted{background:#f0e8ff;color:#5b2a9e}
 .cell.not-exercised{background:#fff;color:#98a2b3;font-weight:400}
 .legend{display:flex;gap:14px;margin:8px 0;color:var(--grey);font-size:12px}
 .legend i{display:inline-block;width:14px;height:14px;border-radius:3px;margin-right:5px;vertical-align:-2px;
@@ -226,8 +230,26 @@ def _h_summary(data: dict[str, Any]) -> str:
     return (
         f"<header class='verdict {_e(verdict)}'><h1>csapi conform <span class='badge'>{_e(verdict.upper())}"
         f"</span></h1><p class='meta'>{meta}</p></header>"
-        f"<div class='cards'>{card_html}</div>{left_html}{failed_html}{reason_html}"
+        f"<div class='cards'>{card_html}</div>{left_html}{failed_html}{_h_accepted(data)}{reason_html}"
     )
+
+
+def _h_accepted(data: dict[str, Any]) -> str:
+    """The failures --accept accepted, each with its reason, and the entries that accepted nothing."""
+    accepted, notes = data.get("accepted", []), data.get("accept_notes", [])
+    items = "".join(
+        f"<li><a href='#{_anchor(a['operation_id'])}'><code>{_e(a['operation_id'])}</code></a> "
+        f"<span class='tagname'>{_e(a['layer'])}</span>{_e(a['check'])}: "
+        f"<span class='pill accepted'>accepted</span> {_e(a['reason'])}"
+        f"{' (until ' + _e(a['expires']) + ')' if a['expires'] else ''}</li>"
+        for a in accepted
+    )
+    items += "".join(
+        f"<li><span class='pill {'failed' if n['fails'] else 'skipped'}'>--accept</span> "
+        f"{_e(n['entry'])}: {_e(n['message'])}</li>"
+        for n in notes
+    )
+    return f"<h4>Accepted failures (--accept)</h4><ul class='reasons'>{items}</ul>" if items else ""
 
 
 def _h_cell(cell: dict[str, Any]) -> str:
@@ -270,6 +292,7 @@ def _h_matrix(data: dict[str, Any]) -> str:
         f"<span><i class='cell {css}'></i>{label}</span>"
         for css, label in (
             ("failed", "a check failed"),
+            ("accepted", "failures --accept accepts"),
             ("passed", "checks passed"),
             ("skipped", "only skipped (hover: why)"),
             ("not-exercised", "no check ran"),
@@ -320,8 +343,10 @@ def _h_pills(items: Iterable[tuple[str, str]]) -> str:
 
 def _h_result(check: dict[str, Any]) -> str:
     """A check's result and its rule, or why it was skipped, or what failed: two cells of a row."""
-    result = _RESULT[check["status"]]
+    result = "accepted" if check.get("accepted") else _RESULT[check["status"]]
     why = check.get("reason") or check.get("message") or check["rule"]
+    if check.get("accepted"):
+        why = f"accepted: {check['accepted']} ({why})"
     return f"<td><span class='pill {result}'>{result}</span></td><td class='rule'>{_e(why)}</td>"
 
 
@@ -429,7 +454,9 @@ def markdown(data: dict[str, Any]) -> str:
         cells = []
         for layer in LAYERS:
             cell = op["layers"][layer]
-            mark = {"failed": "FAIL ", "passed": "ok ", "skipped": "skip "}.get(cell["state"], "")
+            mark = {"failed": "FAIL ", "accepted": "ACCEPTED ", "passed": "ok ", "skipped": "skip "}.get(
+                cell["state"], ""
+            )
             idle = cell["reason"] if cell["reason"] and not cell["reason"].startswith("no ") else "—"
             cells.append(_md(mark + (_cell_text(cell) or idle)))
         statuses = op["statuses"]
@@ -444,6 +471,16 @@ def markdown(data: dict[str, Any]) -> str:
         lines += [f"- kind: {f.get('kind') or f['status']}", f"- {f['message']}"]
         if f["curl"]:
             lines += ["", "```sh", f["curl"], "```", "", "```", f["response"], "```"]
+    accepted = data.get("accepted", [])
+    notes = data.get("accept_notes", [])
+    if accepted or notes:
+        lines += ["", f"## Accepted failures ({len(accepted)})", ""]
+        for a in accepted:
+            until = f" (until {a['expires']})" if a["expires"] else ""
+            lines.append(
+                f"- [{a['layer']}] {a['operation_id']}: {a['check']}: accepted: {a['reason']}{until}"
+            )
+        lines += [f"- --accept entry {n['entry']}: {n['message']}" for n in notes]
     lines += ["", "## Coverage per operation"]
     for tag, operations in _by_tag(data["operations"]).items():
         lines += ["", f"### {tag}"]
@@ -457,7 +494,7 @@ def markdown(data: dict[str, Any]) -> str:
                 lines.append(f"- {p['in']} `{p['name']}`: {kinds}")
             for c in op["checks"]:
                 why = c.get("reason") or c.get("message") or ""
-                lines.append(
-                    f"- {_RESULT[c['status']]}: [{c['layer']}] {c['check']}" + (f" ({why})" if why else "")
-                )
+                result = "accepted" if c.get("accepted") else _RESULT[c["status"]]
+                why = f"{c['accepted']}: {why}" if c.get("accepted") else why
+                lines.append(f"- {result}: [{c['layer']}] {c['check']}" + (f" ({why})" if why else ""))
     return "\n".join(lines) + "\n"

@@ -3,10 +3,16 @@
 Precedence: command line, then `CSAPI_*` environment variables, then the config file
 (YAML, `--config FILE` or `CSAPI_CONFIG`), then the defaults. A bad value anywhere is a
 `UsageError` (exit status 2).
+
+A key of the config file names a setting as the field (`base_url`), as the option (`base-url`;
+`user` for `users`) or as the environment variable (`CSAPI_BASE_URL`, in any case); a list may
+be a YAML list or, as in the environment, one string of comma-separated values. An unknown key
+is refused, naming the nearest known one.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -58,6 +64,9 @@ class Settings:
     timeout: float = 15.0
     settle: float = DEFAULT_SETTLE  # --settle: how long a check polls a derived view before failing
     document: Path | None = None  # default: the toolkit's own openapi/openapi.yaml
+    accept: Path | None = (
+        None  # --accept: known failures accepted, each with a reason (conformance/accept.py)
+    )
 
     @property
     def examples(self) -> int:
@@ -72,7 +81,8 @@ class Settings:
 _LISTS = {"users", "include", "exclude"}
 _BOOLS = {"strict", "read_only", "quick"}
 _INTS = {"team_id", "seed", "max_examples"}
-_PATHS = {"junit_xml", "report", "coverage_json", "document"}
+_PATHS = {"junit_xml", "report", "coverage_json", "document", "accept"}
+_ALIASES = {"user": "users"}  # the option's name where it differs from the field's (--user)
 
 
 def load_settings(
@@ -115,11 +125,43 @@ def _from_file(path: Path | None) -> dict[str, Any]:
         raise UsageError(f"cannot read the config file {path}: {exc}") from None
     if not isinstance(data, dict):
         raise UsageError(f"the config file {path} must hold a mapping of settings")
+    out: dict[str, Any] = {}
+    given: dict[str, str] = {}  # setting -> the key that gave it
+    for key, value in data.items():
+        name = setting_of(str(key))
+        if name is None:
+            raise UsageError(f"unknown setting {key!r} in {path}{_nearest(str(key))}")
+        if name in given:
+            raise UsageError(f"{path} gives {name} twice: as {given[name]!r} and as {key!r}")
+        given[name] = str(key)
+        out[name] = value
+    return out
+
+
+def setting_of(key: str) -> str | None:
+    """The setting a config file's key names (`base_url`, `base-url`, `CSAPI_BASE_URL`), or None."""
     known = {f.name for f in fields(Settings)}
-    unknown = sorted(set(map(str, data)) - known)
-    if unknown:
-        raise UsageError(f"unknown setting(s) in {path}: {', '.join(unknown)}")
-    return data
+    name = key.strip()
+    if name[: len(ENV_PREFIX)].upper() == ENV_PREFIX:
+        name = name[len(ENV_PREFIX) :].lower()  # the environment variable's name, in any case
+    name = name.replace("-", "_")
+    name = _ALIASES.get(name, name)
+    return name if name in known else None
+
+
+def _nearest(key: str) -> str:
+    """`: did you mean X?` for the known key nearest to `key`, or nothing."""
+    spellings = {f.name for f in fields(Settings)} | set(_ALIASES)
+    spellings |= {name.replace("_", "-") for name in spellings}
+    spellings |= {ENV_PREFIX + f.name.upper() for f in fields(Settings)}
+    near = difflib.get_close_matches(key, sorted(spellings), n=1, cutoff=0.6)
+    if not near and key[: len(ENV_PREFIX)].upper() == ENV_PREFIX:
+        near = difflib.get_close_matches(key.upper(), sorted(spellings), n=1, cutoff=0.6)
+    return (
+        f": did you mean {near[0]}?"
+        if near
+        else " (settings: " + ", ".join(sorted(f.name for f in fields(Settings))) + ")"
+    )
 
 
 def _typed(values: dict[str, Any]) -> Settings:
@@ -135,7 +177,7 @@ def _typed(values: dict[str, Any]) -> Settings:
             elif name == "users":
                 out[name] = tuple(u if isinstance(u, User) else User.parse(str(u)) for u in _as_list(value))
             elif name in _LISTS:
-                out[name] = tuple(str(v).strip() for v in _as_list(value))
+                out[name] = tuple(str(v).strip() for v in _as_list(value) if str(v).strip())
             elif name in ("timeout", "settle"):
                 out[name] = float(value)
                 if not 0 <= out[name] <= 600:
@@ -151,7 +193,12 @@ def _typed(values: dict[str, Any]) -> Settings:
 
 
 def _as_list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list | tuple) else [value]
+    """A list as it is; a string as the environment's: values separated by commas (or semicolons)."""
+    if isinstance(value, list | tuple):
+        return list(value)
+    if isinstance(value, str):
+        return [part for part in value.replace(";", ",").split(",") if part.strip()]
+    return [value]
 
 
 def _bool(value: Any) -> bool:

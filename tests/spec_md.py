@@ -244,3 +244,32 @@ def resources() -> list[Resource]:
                 known += [t for _, t in typed if t.name == f.name]
                 f.type = known[0].type if known else _guess(f.name, words)
     return parsed
+
+
+STATEMENT_SECTIONS = ("1", "2", "3", "4", "5", "8")  # what the service does (issue 22 item 2)
+
+
+def _sentences(text: str) -> list[str]:
+    """A paragraph or bullet's sentences: split after a full stop followed by a capital letter; the
+    bullet or list number dropped."""
+    text = re.sub(r"^(?:- |\d+\. )", "", " ".join(text.split()))
+    return [s for s in re.split(r"(?<=\.) (?=[A-Z])", text) if s]
+
+
+def statements() -> list[tuple[str, str]]:
+    """(section, text) of every statement of sections 1-5 and 8 (4.11, the notes, included): each
+    sentence of prose or of a bullet, and each table row but the header, its cells joined with
+    " | " (trailing empty cells dropped); headings and separator rows are not statements."""
+    out: list[tuple[str, str]] = []
+    for num, (_, lines) in _sections().items():
+        if num.split(".")[0] not in STATEMENT_SECTIONS:
+            continue
+        for block in _blocks(lines):
+            if isinstance(block, str):
+                out += [(num, sentence) for sentence in _sentences(block)]
+                continue
+            for row in block[1:]:
+                while row and not row[-1]:
+                    row = row[:-1]
+                out.append((num, " ".join(" | ".join(row).split())))
+    return out

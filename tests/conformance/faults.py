@@ -13,6 +13,11 @@ This is the one fault harness of tests/conformance: the planted set (FAULTS) is 
 `@fault` here and in faults_*.py; a test that needs a deviation of its own writes a handler of
 the same signature and puts it in front of the mock with `wrap_with`, without adding it to
 FAULTS. `Switch` plants a fault in front of one served mock once the run's users are known.
+
+Its mirror image: the spec-allowed variants (VARIANTS), declared with `@variant` in variants_*.py.
+A variant is a server correct by the spec that differs from the mock where the spec leaves the
+choice open (a 422 for invalid input, errors of another shape, other page sizes, timestamps with
+`+00:00`, ...); `csapi conform` without --strict must pass it (tests/conformance/test_variants.py).
 """
 
 from __future__ import annotations
@@ -206,6 +211,19 @@ class Fault:
         return middleware(app, self.handler, world)
 
 
+@dataclass(frozen=True)
+class Variant:
+    """A server the spec allows that differs from the mock where the spec leaves the choice open."""
+
+    name: str
+    description: str  # what it does differently, and the spec sentence that leaves it open
+    operations: tuple[str, ...]  # operationIds (or tags) for --include; () : it touches every operation
+    handler: Handler
+
+    def wrap(self, app: Asgi, world: World) -> Asgi:
+        return middleware(app, self.handler, world)
+
+
 def basic(user: User) -> bytes:
     return b"Basic " + base64.b64encode(f"{user.id}:{user.token}".encode())
 
@@ -293,7 +311,7 @@ class Switch:
         return serve
 
     @contextmanager
-    def planted(self, fault: Fault, world: World) -> Iterator[None]:
+    def planted(self, fault: Fault | Variant, world: World) -> Iterator[None]:
         self.front = fault.wrap(self.app, world)
         try:
             yield
@@ -317,6 +335,66 @@ def fault(
     def register(handler: Handler) -> Handler:
         assert name not in FAULTS, f"two faults are named {name}"
         FAULTS[name] = Fault(name, description, operations, layer, handler, missing_check, strict)
+        return handler
+
+    return register
+
+
+# ---------------------------------------------------------------------- the spec-allowed variants
+VARIANTS: dict[str, Variant] = {}
+EVERY: tuple[str, ...] = ()  # a variant's operations: all of them (it changes every answer)
+# operations (and tags) a variant may name for --include
+CONFLICTS = ("Teams", "Emails", "Users", "reactions.create_reaction", "collections.add_collaborator")
+PAID = (
+    "collections.create_collection",
+    "collections.update_collection",
+    "collections.update_items",
+    "items.create_item",
+    "items.update_item",
+    "tags.create_tag",
+    "users.update_current_user",
+)
+DELETIONS = (
+    "collections.delete_collection",
+    "collections.delete_items",
+    "collections.remove_collaborator",
+    "items.delete_item",
+    "comments.delete_comment",
+    "reactions.delete_reaction",
+    "tags.delete_tag",
+    "emails.delete_email_address",
+    "teams.remove_team_member",
+    "users.get_email_availability",
+    "users.get_username_availability",
+)
+PAGED = (
+    "collections.list_collections",
+    "collections.get_collection",
+    "items.list_items",
+    "items.get_item",
+    "search.search",
+    "activity.list_activity",
+)
+UNPAGED_LISTS = (
+    "Tags",
+    "Comments",
+    "Reactions",
+    "Teams",
+    "Emails",
+    "collections.list_collection_tags",
+    "collections.list_collaborators",
+    "collections.get_collection",
+    "items.list_item_tags",
+    "items.get_item",
+    "users.list_contacts",
+    "users.get_current_user",
+)
+
+
+def variant(name: str, description: str, operations: tuple[str, ...] = EVERY) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        assert name not in VARIANTS, f"two variants are named {name}"
+        VARIANTS[name] = Variant(name, description, operations, handler)
         return handler
 
     return register
@@ -375,6 +453,8 @@ ITEMS = r"/v1/items(?:/\d+)?"
 
 
 # ---------------------------------------------------------------------- the other fault modules
-# every tests/conformance/faults_*.py registers its faults here (after the harness they import)
-for _module in sorted(Path(__file__).parent.glob("faults_*.py")):
+# every tests/conformance/faults_*.py registers its faults here (after the harness they import),
+# and every variants_*.py its variants
+_HERE = Path(__file__).parent
+for _module in sorted([*_HERE.glob("faults_*.py"), *_HERE.glob("variants_*.py")]):
     importlib.import_module(f"{__package__}.{_module.stem}")

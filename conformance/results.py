@@ -140,10 +140,10 @@ def tally(results: Results) -> str:
     outcomes = list(results.outcomes)  # a copy: the heartbeat reads while the run records
     counts = Counter(o.status for o in outcomes if not o.accepted)
     accepted = sum(bool(o.accepted) for o in outcomes)
-    return (
-        f"{len(outcomes)} checks: {counts[PASS]} passed, {counts[FAIL]} failed, {counts[ERROR]} errors, "
-        f"{counts[SKIP]} skipped" + (f", {accepted} accepted" if accepted else "")
-    )
+    checks = f"{len(outcomes)} check{'' if len(outcomes) == 1 else 's'}"
+    text = f"{checks}: {counts[PASS]} passed, {counts[FAIL]} failed, {counts[ERROR]} errors"
+    text += f", {counts[SKIP]} skipped"
+    return text + (f", {accepted} accepted" if accepted else "")
 
 
 class Progress:

@@ -83,11 +83,12 @@ def run(
     settings: Settings,
     *,
     client: httpx.Client | None = None,
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
     progress: Progress | None = None,
 ) -> int:
-    """Run the suite against settings.base_url and print the verdict; the exit status. A setup
-    mistake found before any request raises UsageError (the CLI: one line, exit 2)."""
+    """Run the suite against settings.base_url and print the verdict (on `out`, default stdout); the
+    exit status. A setup mistake found before any request raises UsageError (the CLI: one line, exit 2)."""
+    out = sys.stdout if out is None else out
     setup = check_setup(settings)
     target = Target(settings, client) if client is not None else Target(settings)
     try:

@@ -150,18 +150,17 @@ def setting_of(key: str) -> str | None:
 
 
 def _nearest(key: str) -> str:
-    """`: did you mean X?` for the known key nearest to `key`, or nothing."""
-    spellings = {f.name for f in fields(Settings)} | set(_ALIASES)
-    spellings |= {name.replace("_", "-") for name in spellings}
-    spellings |= {ENV_PREFIX + f.name.upper() for f in fields(Settings)}
-    near = difflib.get_close_matches(key, sorted(spellings), n=1, cutoff=0.6)
-    if not near and key[: len(ENV_PREFIX)].upper() == ENV_PREFIX:
-        near = difflib.get_close_matches(key.upper(), sorted(spellings), n=1, cutoff=0.6)
-    return (
-        f": did you mean {near[0]}?"
-        if near
-        else " (settings: " + ", ".join(sorted(f.name for f in fields(Settings))) + ")"
-    )
+    """`: did you mean X?` for the known key nearest to `key` (in its own spelling), or the settings."""
+    names = sorted(f.name for f in fields(Settings))
+    if key[: len(ENV_PREFIX)].upper() == ENV_PREFIX:
+        near = difflib.get_close_matches(
+            key.upper(), [ENV_PREFIX + n.upper() for n in names], n=1, cutoff=0.6
+        )
+    else:
+        spellings = {*names, *_ALIASES}
+        spellings |= {name.replace("_", "-") for name in spellings}
+        near = difflib.get_close_matches(key, sorted(spellings), n=1, cutoff=0.6)
+    return f": did you mean {near[0]}?" if near else f" (settings: {', '.join(names)})"
 
 
 def _typed(values: dict[str, Any]) -> Settings:

@@ -122,3 +122,13 @@ def test_conform_help_documents_the_coverage_json() -> None:
     assert 'format, version  "csapi-conform-coverage", 1' in text
     for key in ("value_kinds", "totals", "skip_reasons", "failures", "operations", "not_seen", "kinds"):
         assert key in text
+
+
+def test_conform_help_documents_the_exit_statuses_accept_and_progress() -> None:
+    text = CliRunner().invoke(main, ["conform", "--help"]).output
+    for line in ("0  every check passed", "1  failures, or an --accept entry", "2  bad usage, in one line"):
+        assert line in text
+    assert "3  the target cannot be reached, is not the API" in text
+    assert "--accept FILE" in text and "[CSAPI_ACCEPT]" in text
+    assert "accepted       [{operation_id, check, reason, expires," in text
+    assert "Progress goes to stderr" in text

@@ -24,6 +24,7 @@ from click.testing import CliRunner
 from csapi.cli import main
 from csapi.conformance.accept import Acceptance, load
 from csapi.conformance.registry import LAYERS
+from csapi.conformance.report import markdown
 from csapi.conformance.results import ERROR, FAIL, PASS, Outcome, Progress, Results
 from csapi.conformance.runner import EXIT_FAILED, EXIT_OK, EXIT_USAGE, run
 from csapi.conformance.settings import UsageError
@@ -207,10 +208,12 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
                 accept=path,
                 junit_xml=folder / f"{name}.xml",
                 coverage_json=folder / f"{name}.json",
+                report=folder / f"{name}.html",
             )
             status = run(settings, out=out, progress=_quiet())
             data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
             found[name] = (status, out.getvalue(), ET.parse(folder / f"{name}.xml").getroot(), data)
+            found[f"{name} page"] = (folder / f"{name}.html").read_text(encoding="utf-8")
     yield found
 
 
@@ -237,6 +240,16 @@ def test_accepted_failures_leave_the_run_green_and_shown(runs: dict[str, Any]):
     }
     tags = next(op for op in data["operations"] if op["operation_id"] == "tags.list_tags")
     assert tags["layers"]["contract"]["state"] == "accepted" and tags["layers"]["contract"]["accepted"] == 2
+
+
+def test_the_report_keeps_accepted_failures_visible(runs: dict[str, Any]):
+    page = runs["accepted page"]
+    assert "<h4>Accepted failures (--accept)</h4>" in page and "markup names until PROJ-7" in page
+    assert "class='cell accepted'" in page and "<span class='pill accepted'>accepted</span>" in page
+    _, _, _, data = runs["accepted"]
+    text = markdown(data)
+    assert "## Accepted failures (5)" in text and "| `tags.list_tags` | ACCEPTED 2 accepted" in text
+    assert "expired on 2026-01-01" in runs["expired page"]
 
 
 def test_junit_has_accepted_failures_as_skipped(runs: dict[str, Any]):

@@ -166,6 +166,19 @@ def test_a_run_that_ran_no_check_is_exit_2():
     assert Verdict(Results(outcomes=[skipped, ran]), [], {}).exit_status == 0
 
 
+def test_run_says_why_a_run_that_ran_no_check_is_exit_2(live: Live, monkeypatch: pytest.MonkeyPatch):
+    from csapi.conformance import runner
+
+    skipped = Outcome("access", "teams.update_team", "members are refused", SKIP, message="needs --team-id")
+    monkeypatch.setattr(runner, "run_checks", lambda *a, **k: Verdict(Results(outcomes=[skipped]), [], {}))
+    out = io.StringIO()
+    assert run(live.settings(), out=out) == EXIT_USAGE
+    assert out.getvalue().endswith(
+        "csapi conform: no check ran (1 skipped: needs --team-id): "
+        "a run that checks nothing cannot pass (exit 2)\n"
+    )
+
+
 # ---------------------------------------------------------------------- a target that is not the API
 def _app(*routes: tuple[str, Any]) -> Starlette:
     """An app answering `path` with `answer` (a Response), and every other path with a 404 page."""

@@ -98,10 +98,9 @@ STATEMENTS = [
         "teams and collections that the current user can access.",
         "activity_follows_creation",
         "activity_of_shared_collections",
+        "activity_of_team_collections",
         "private_not_in_activity",
         "deleted_collection_everywhere",
-        reason="entries of the collections of a team the user belongs to are not checked: the run "
-        "creates no collection owned by a team",
     ),
     _s(
         "emails",

@@ -159,3 +159,20 @@ async def activity_only_own(request: Request, forward: Forward, world: World) ->
         own = [e for e in entries if not isinstance(e, dict) or e.get("user_id") == request.user_id]
         answer.with_body(own).move_total(len(own) - len(entries))
     return answer
+
+
+@fault(
+    "activity-without-teams",
+    "List activity leaves out what was made in a team's collections (entries of an account that is none "
+    "of the run's users)",
+    ("activity.list_activity",),
+    BEHAVIOUR,
+)
+async def activity_without_teams(request: Request, forward: Forward, world: World) -> Answer:
+    answer = await forward(request)
+    entries = answer.json()
+    if request.on("GET", "/v1/activity") and answer.status == 200 and isinstance(entries, list):
+        people = {u.id for u in world.users}
+        kept = [e for e in entries if not isinstance(e, dict) or e.get("user_id") in people]
+        answer.with_body(kept).move_total(len(kept) - len(entries))
+    return answer

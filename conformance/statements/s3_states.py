@@ -23,6 +23,7 @@ STATEMENTS = [
         "status-filter",
         "Collection list status filter | active (default), archived, highlighted",
         "collections_status_filter",
+        "collections_status_default_active",
         "archived_are_listed",
     ),
     _s(

@@ -271,7 +271,12 @@ STATEMENTS = [
     _param(_LC, "4.1/list-collections.per_page", "per_page | Integer | number of collections returned"),
     _param(_LC, "4.1/list-collections.q", "q | String | search query"),
     _param(_LC, "4.1/list-collections.sort", "sort | String | name, recent"),
-    _param(_LC, "4.1/list-collections.status", "status | Array | active (default), archived, highlighted"),
+    _param(
+        _LC,
+        "4.1/list-collections.status",
+        "status | Array | active (default), archived, highlighted",
+        "collections_status_default_active",
+    ),
     _s("4.1", "get-collection-query", "Get a collection query parameters:", reason=CAPTION),
     _param(_GC, "4.1/get-collection.domain", "domain | String | collection associated with this domain"),
     _param(_GC, "4.1/get-collection.include", "include | Array | items, users"),
@@ -564,7 +569,8 @@ STATEMENTS = [
         "list-teams",
         "List teams | GET /v1/teams | none | 200, array of team list entries | any user",
         *_ANSWER,
-        "team_member_kind_persists",  # user 2, not a manager, reads it
+        "team_reads_for_plain_members",
+        "team_member_kind_persists",
         "team_member_added",
     ),
     _s(
@@ -572,6 +578,8 @@ STATEMENTS = [
         "get-team",
         "Get a team | GET /v1/teams/:team_id | none | 200, team detail | any user",
         *_ANSWER,
+        "team_reads_for_plain_members",
+        "member_cannot_update_team",  # a plain member reads it first
         "team_member_kind_persists",
         "team_update_persists",
     ),
@@ -588,6 +596,7 @@ STATEMENTS = [
         "list-team-members",
         "List team members | GET /v1/teams/:team_id/users | none | 200, array of Team member | any user",
         *_ANSWER,
+        "team_reads_for_plain_members",
         "team_member_added",
         "team_member_removed",
     ),

@@ -7,7 +7,9 @@ Registered into tests/conformance/faults.py's FAULTS, which imports this module.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
+from urllib.parse import urlencode
 
 from tests.conformance.faults import (
     BEHAVIOUR,
@@ -175,4 +177,32 @@ async def activity_without_teams(request: Request, forward: Forward, world: Worl
         people = {u.id for u in world.users}
         kept = [e for e in entries if not isinstance(e, dict) or e.get("user_id") in people]
         answer.with_body(kept).move_total(len(kept) - len(entries))
+    return answer
+
+
+@fault(
+    "default-status-every",
+    "List collections without status lists archived collections too (the default is not active)",
+    ("collections.list_collections",),
+    BEHAVIOUR,
+)
+async def default_status_every(request: Request, forward: Forward, world: World) -> Answer:
+    if request.on("GET", "/v1/collections") and request.param("status") is None:
+        query = [*request.query, ("status", "active"), ("status", "archived"), ("status", "highlighted")]
+        request = replace(request, query_string=urlencode(query).encode())
+    return await forward(request)
+
+
+@fault(
+    "members-for-managers-only",
+    "List team members is refused (403) to a plain member of the team",
+    ("teams.list_team_members",),
+    BEHAVIOUR,
+)
+async def members_for_managers_only(request: Request, forward: Forward, world: World) -> Answer:
+    answer = await forward(request)
+    if request.on("GET", r"/v1/teams/\d+/users") and answer.status == 200:
+        own = next((e for e in answer.entries() if e.get("id") == request.user_id), None)
+        if own is not None and own.get("kind") == "user":
+            return Answer.of(403, {"code": "forbidden", "message": "managers only"})
     return answer

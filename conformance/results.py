@@ -328,6 +328,9 @@ def summary(results: Results) -> str:
         if outcome.exchange is not None:
             lines.append(f"   request: {outcome.exchange.curl()}")
             lines += ["   " + line for line in outcome.exchange.shown().splitlines()]
+        if outcome.operation != outcome.layer:  # not the layer as a whole: an entry can name it
+            entry = f"operation: {outcome.operation}, kind: {accept_kind(outcome)}, reason: ..."
+            lines.append(f"   to accept it (--accept FILE): - {{{entry}}}")
     accepted = results.accepted
     if accepted:
         lines += ["", f"accepted failures (--accept; they fail nothing): {len(accepted)}"]
@@ -355,6 +358,12 @@ def summary(results: Results) -> str:
 
 
 _MARK = {PASS: ".", FAIL: "F", ERROR: "E", SKIP: "s"}
+
+
+def accept_kind(outcome: Outcome) -> str:
+    """What an --accept entry gives as `kind` for the outcome's check: its registry id, or the name it
+    shows when the id is a whole layer's (the contract layer's schemathesis checks)."""
+    return outcome.check if outcome.id in ("", "contract") else outcome.id
 
 
 def _mark(outcome: Outcome) -> str:

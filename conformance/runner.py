@@ -332,11 +332,19 @@ def run_checks(
                 progress.finish_layer(current)
     finally:
         left_behind = target.cleanup()  # not observed: removing is not exercising
+    _property_ids(results)
     if setup is not None and setup.acceptance is not None:
         setup.acceptance.apply(results)
     when = started.strftime("%Y-%m-%dT%H:%M:%SZ")
     data = coverage.as_dict(results, seconds=time.monotonic() - clock, started=when, left_behind=left_behind)
     return Verdict(results, left_behind, data)
+
+
+def _property_ids(results: Results) -> None:
+    """A declared property's outcome carries the property's id, not its recorder's."""
+    declared = {(c.layer, c.operation, c.name, c.recorded_by): c.id for c in REGISTRY if c.recorded_by}
+    for outcome in results.outcomes:
+        outcome.id = declared.get((outcome.layer, outcome.operation, outcome.check, outcome.id), outcome.id)
 
 
 def _left_out(check: Check, settings: Settings, document: dict[str, Any]) -> str | None:

@@ -266,6 +266,10 @@ def test_an_expired_entry_fails_the_run_and_its_failure_shows(runs: dict[str, An
     assert "--accept entry ignored_auth at GET /v1/tags (expires 2026-01-01): expired on 2026-01-01" in out
     assert "(fails the run)" in out
     assert "FAIL tags.list_tags" in out and "[contract] tags.list_tags: ignored_auth" in out
+    assert (
+        "   to accept it (--accept FILE): - {operation: tags.list_tags, kind: ignored_auth, reason: ...}"
+        in out
+    )
     assert data["verdict"] == "failed" and [f["check"] for f in data["failures"]] == ["ignored_auth"]
     assert data["accept_notes"][0]["fails"] is True
     assert sum(suite.get("failures") == "1" for suite in root) == 1

@@ -66,6 +66,7 @@ def test_the_summary_groups_by_operation_and_shows_each_failure_in_full():
     assert "curl -sS -X GET 'http://h/v1/items?per_page=2' -H 'X-API-Key: k'" in text
     assert "... (1011 characters)" in text  # long bodies are trimmed
     assert "skipped: needs --team-id" in text
+    assert "   to accept it (--accept FILE): - {operation: items.list_items, kind: paging" in text
     assert text.endswith("3 checks: 1 passed, 1 failed, 0 errors, 1 skipped")
 
 

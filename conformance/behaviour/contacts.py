@@ -3,7 +3,9 @@ collections", listed by List contacts (spec 4.4) as current-user-shaped objects.
 
 The third --user is in no team and shares nothing with the others (README, Check your server);
 the check asserts that someone is NOT a contact only of a user it has just seen sharing nothing:
-in no team, and no collection they can list has another collaborator.
+in no team, and no collection they can list has another collaborator. While it runs, it takes the
+third user out of --team-id and out of the run's own collections shared with them (the contract
+layer's things, e.g. its membership of the team), and puts them back afterwards.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def _shaped_as(s: Session, found: dict[str, Any], user: User, whose: User) -> No
 )
 def contacts_are_sharers(ctx: RunContext) -> None:
     first, second, third = ctx.settings.users[:3]
-    with session(ctx) as s, _out_of_team(s, third):
+    with session(ctx) as s, _out_of_team(s, third), _out_of_runs_collections(s, third):
         stranger = shares_nothing(s, third)
         if stranger:
             listed = _shows(s, first, third, False)
@@ -181,6 +183,42 @@ def _out_of_team(s: Session, user: User) -> Iterator[None]:
         if out and found is not None:
             body = {"id": user.id, "kind": found.get("kind") or "user"}
             s.target.request("POST", f"/v1/teams/{team_id}/users", json_body=body)
+
+
+def _every_collection(s: Session, user: User) -> list[dict[str, Any]]:
+    """The collections `user` can list, archived ones too, read a small page at a time (a server may
+    refuse a large per_page: spec 8 sets no maximum)."""
+    found: list[dict[str, Any]] = []
+    for page in range(1, MAX_SHARED + 1):
+        params = {"status": ["active", "archived"], "page": page, "per_page": MAX_SHARED}
+        chunk = s.call("GET", "/v1/collections", user=user, params=params, ok=()).json()
+        if not isinstance(chunk, list) or not chunk:
+            break
+        found += [c for c in chunk if isinstance(c, dict)]
+    return found
+
+
+@contextmanager
+def _out_of_runs_collections(s: Session, user: User) -> Iterator[None]:
+    """`user` leaves the collections this run made (named with its prefix, e.g. by the contract
+    layer's generated requests) that someone else shared with them, while the check runs; added
+    back afterwards by the first user (their owner or a manager of it), else by their owner."""
+    prefix = s.target.name("")
+    left: list[tuple[Any, Any]] = []
+    for collection in _every_collection(s, user):
+        if collection.get("user_id") != user.id and str(collection.get("name")).startswith(prefix):
+            path = f"/v1/collections/{collection.get('id')}/users/{user.id}"
+            if s.call("DELETE", path, user=user, ok=()).status in (200, 204):
+                left.append((collection.get("id"), collection.get("user_id")))
+    try:
+        yield
+    finally:
+        owners = {u.id: u for u in s.ctx.settings.users}
+        for cid, owner in left:
+            for who in (s.me, owners.get(owner)):
+                path, body = f"/v1/collections/{cid}/users", {"id": user.id}
+                if who is not None and s.target.request("POST", path, user=who, json_body=body).status < 300:
+                    break
 
 
 def _team_members(s: Session) -> set[Any]:

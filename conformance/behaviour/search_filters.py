@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..failures import NotHonoured
-from ..http import LAYER, SERIAL, Session, search_lags, session, settled, unique, unpaid
+from ..http import LAYER, SERIAL, Session, search_lags, session, settled, unique
 from ..registry import RunContext, check
+from .tag_lists import tagged_item
 
 R_BOTH = (
     "spec 4.9 Search: q (search term, required if tags is absent) and tags (results having these tags, "
@@ -40,12 +41,9 @@ def search_q_and_tags_both_apply(ctx: RunContext) -> None:
     with session(ctx) as s:
         token, tag = unique(s), ctx.target.name(f"t{next(SERIAL)}")
         cid = s.new_collection()["id"]
-        first, _ = s.new_item(cid, ok=(201, 402), name=f"{ctx.target.name('both')} {token}", tags=[tag])
-        if first.status == 402:
-            raise unpaid("tags")
-        both = s.body(first)["id"]
+        both = tagged_item(s, cid, tag, name=f"{ctx.target.name('both')} {token}")
         word_only = s.add_item(cid, name=f"{ctx.target.name('word')} {token}")["id"]
-        tag_only = s.add_item(cid, tags=[tag])["id"]
+        tag_only = tagged_item(s, cid, tag)
         ours = {both, word_only, tag_only}
 
         def read(params: dict[str, Any], want: set[int]) -> set[int]:

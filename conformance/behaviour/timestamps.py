@@ -68,11 +68,12 @@ def _judge(
         f"{before.get('created_at')}",
     )
     time.sleep(TICK)
-    answered = update()
-    for label, data, kind in (
-        ("the update's answer", answered, CheckFailed),
-        ("a read after the update", read(), NotStored),
-    ):
+    readings: tuple[tuple[str, Callable[[], Any], type[CheckFailed]], ...] = (
+        ("the update's answer", update, CheckFailed),
+        ("a read after the update", read, NotStored),
+    )
+    for label, reading, kind in readings:
+        data = reading()
         now_created, now_updated = _times(f"{what} ({label})", data)
         s.expect(
             now_created == created,

@@ -19,6 +19,11 @@ import httpx
 from .settings import Settings, User
 
 MAX_SHOWN = 600  # characters of a body shown in a verdict
+# spec 8 sets no maximum page size: a server may refuse a page larger than its own maximum. Without
+# --strict a refused page size above this is asked again smaller (as a clamping server would serve
+# it); conform takes it that every server serves at least this many entries a page.
+SMALLEST_PAGE_LIMIT = 10
+PAGE_SIZES = ("per_page", "items_per_page", "count")
 
 
 @dataclass
@@ -71,6 +76,8 @@ class Target:
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
     # told of every exchange, e.g. the run's coverage (conformance/coverage.py)
     observers: list[Callable[[Exchange], None]] = field(default_factory=list)
+    # the largest page size the target served once it refused a larger one (None: none refused yet)
+    page_limit: int | None = None
     _created: list[Created] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -94,7 +101,53 @@ class Target:
         data: Any = None,
         headers: dict[str, str] | None = None,
     ) -> Exchange:
-        """`user=True` is the main actor, `False`/None sends no Basic credentials; likewise api_key."""
+        """`user=True` is the main actor, `False`/None sends no Basic credentials; likewise api_key.
+
+        Without --strict, a GET whose page size (per_page, items_per_page, count) the target refused
+        (400 or 422) is asked again with a smaller one, down to SMALLEST_PAGE_LIMIT, and the size it
+        then serves is the run's limit for every later GET (spec 8 sets no maximum page size)."""
+        if method == "GET" and not self.settings.strict and isinstance(params, dict):
+            params = self._within_limit(params, self.page_limit)
+            exchange = self._request(method, path, user, api_key, params, json_body, data, headers)
+            asked = self._page_size(params)
+            while exchange.status in (400, 422) and asked is not None and asked > SMALLEST_PAGE_LIMIT:
+                asked = max(SMALLEST_PAGE_LIMIT, asked // 2)
+                smaller = self._request(
+                    method, path, user, api_key, self._within_limit(params, asked), json_body, data, headers
+                )
+                if smaller.status not in (400, 422):
+                    if 200 <= smaller.status < 300:
+                        self.page_limit = asked
+                    return smaller
+            return exchange
+        return self._request(method, path, user, api_key, params, json_body, data, headers)
+
+    @staticmethod
+    def _page_size(params: dict[str, Any]) -> int | None:
+        """The largest page size the parameters ask for, if any."""
+        sizes = [int(str(params[n])) for n in PAGE_SIZES if str(params.get(n, "")).isdigit()]
+        return max(sizes) if sizes else None
+
+    @staticmethod
+    def _within_limit(params: dict[str, Any], limit: int | None) -> dict[str, Any]:
+        if limit is None:
+            return params
+        return {
+            name: limit if name in PAGE_SIZES and str(value).isdigit() and int(str(value)) > limit else value
+            for name, value in params.items()
+        }
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        user: User | None | bool,
+        api_key: str | None | bool,
+        params: Any,
+        json_body: Any,
+        data: Any,
+        headers: dict[str, str] | None,
+    ) -> Exchange:
         sent = dict(headers or {})
         key = self.settings.api_key if api_key is True else api_key
         if key:

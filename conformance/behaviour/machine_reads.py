@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..failures import NotGone, NotHonoured, NotStored, StaleCount
-from ..http import P_COLL_ONE, P_PAGES, found, ids_of, search, tag_counts
+from ..http import P_COLL_ONE, P_PAGES, ids_of, searched, settled, tag_counts
 from .machine_base import MachineBase
 from .model import Model, action
 from .properties import (
@@ -100,9 +100,17 @@ class Observations(MachineBase):
     @action(P_TAG_COUNT, when=lambda self: self.run.paid)
     def check_tags(self, rnd: random.Random) -> None:
         names = [n.casefold() for n in [*self.pool, *self.solo]]
-        counts = tag_counts(self.s, "/v1/tags")
         want = {n: sum(n in m.tags for m in self.items.values()) for n in names}
-        got = {n: counts.get(n, 0) for n in names}
+
+        def counted(path: str, want: dict[str, int]) -> dict[str, Any]:
+            # tag lists are views derived from writes: read until they show the run's (or --settle passed)
+            def read() -> dict[str, Any]:
+                counts = tag_counts(self.s, path)
+                return {n: counts.get(n, 0) for n in names}
+
+            return settled(self.s, "tags", read, lambda got: got == want)
+
+        got = counted("/v1/tags", want)
         self.s.expect(
             got == want,
             f"List all tags counts the run's tags {got}, its live items carry {want}",
@@ -110,9 +118,8 @@ class Observations(MachineBase):
         )
         if self.run.ctx.selected(P_COLL_TAGS.operation):
             col = rnd.choice(self.cols)
-            counts = tag_counts(self.s, f"/v1/collections/{col}/tags")
             want = {n: sum(n in m.tags for m in self.live(col)) for n in names}
-            got = {n: counts.get(n, 0) for n in names}
+            got = counted(f"/v1/collections/{col}/tags", want)
             self.s.expect(
                 got == want,
                 f"List collection tags of {col} counts {got}, its live items carry {want}",
@@ -123,17 +130,15 @@ class Observations(MachineBase):
     @action(P_SEARCH, when=lambda self: self.deleted)
     def check_search(self, rnd: random.Random) -> None:
         item = rnd.choice(self.deleted)
-        hits, _ = search(self.s, q=item.token)
         self.s.expect(
-            not found(hits, item.id, ("item",)),
+            not searched(self.s, item.id, ("item",), present=False, q=item.token),
             f"search for {item.token!r} still finds the deleted item {item.id}",
             kind=NotGone,
         )
         if self.s.strict and self.items:
             live = self.items[rnd.choice(sorted(self.items))]
-            hits, _ = search(self.s, q=live.token)
             self.s.expect(
-                live.id in ids_of(hits),
+                searched(self.s, live.id, ("item",), q=live.token),
                 f"search for {live.token!r} does not find item {live.id}",
                 prop=P_SEARCH_FINDS,
                 kind=NotStored,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..failures import NotGone
-from ..http import LAYER, found, search, search_lags, session
+from ..http import LAYER, findable, searched, session
 from ..registry import RunContext, check
 from .properties import R_SEARCH
 
@@ -13,13 +13,12 @@ def deleted_item_not_found(ctx: RunContext) -> None:
     with session(ctx) as s:
         item = s.add_item(s.new_collection()["id"])
         token = item["name"].rsplit(" ", 1)[-1]
-        if not found(search(s, q=token)[0], item["id"], ("item",)):
-            search_lags(s, token)
+        findable(s, token, item["id"])
         path = f"/v1/items/{item['id']}"
         s.call("DELETE", path)
         s.gone(path)
         s.expect(
-            not found(search(s, q=token)[0], item["id"], ("item",)),
+            not searched(s, item["id"], ("item",), present=False, q=token),
             f"search for {token!r} still finds the deleted item",
             kind=NotGone,
         )

@@ -5,17 +5,18 @@ made and deleted itself, never against the delete's own answer.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..http import (
     LAYER,
     P_COLL_ONE,
     Session,
-    found,
     ids_of,
     new_comment,
-    search,
+    searched,
     session,
+    settled,
     tag_counts,
     tag_names,
     total_count,
@@ -24,6 +25,15 @@ from ..http import (
 )
 from ..registry import RunContext, check
 from .writes_common import R_FEED, R_SEARCH, activity, in_feed, vanished
+
+
+def _feed_without(s: Session, things: list[tuple[str, Any, str | None]]) -> list[dict[str, Any]]:
+    """The latest activity once it shows none of the things (kind, id, name), or after --settle
+    seconds: the feed is a view derived from writes, which may lag."""
+    return settled(
+        s, "activity", lambda: activity(s)[0], lambda feed: not any(in_feed(feed, *thing) for thing in things)
+    )
+
 
 R_DELETE_ITEMS = (
     "spec 4.1 Delete items (items, required); docs/design.md deleted items: gone from every list, "
@@ -83,7 +93,7 @@ def delete_items_gone(ctx: RunContext) -> None:
         for word, item_id in zip(words, ids, strict=True):
             vanished(
                 s,
-                not found(search(s, q=word)[0], item_id, ("item",)),
+                not searched(s, item_id, ("item",), present=False, q=word),
                 f"{what}, search q={word} still finds {item_id}",
             )
 
@@ -108,17 +118,24 @@ def deleted_collection_everywhere(ctx: RunContext) -> None:
         what = f"after Delete a collection {cid}"
         vanished(
             s,
-            not found(search(s, q=word)[0], cid, ("collection",)),
+            not searched(s, cid, ("collection",), present=False, q=word),
             f"{what}, search q={word} still finds it",
         )
         vanished(
-            s, not found(search(s, q=inner)[0], item["id"], ("item",)), f"{what}, search still finds its item"
+            s,
+            not searched(s, item["id"], ("item",), present=False, q=inner),
+            f"{what}, search still finds its item",
         )
-        listed = ids_of(s.listing("/v1/items", {"q": inner}))
+        listed = settled(  # q is a search query (spec 4.2): a server may answer it from a lagging index
+            s,
+            "items q",
+            lambda: ids_of(s.listing("/v1/items", {"q": inner})),
+            lambda got: item["id"] not in got,
+        )
         vanished(
             s, item["id"] not in listed, f"{what}, List items q={inner} still lists its item {item['id']}"
         )
-        feed, _ = activity(s)
+        feed = _feed_without(s, [("collection", cid, name), ("item", item["id"], item.get("name"))])
         vanished(s, not in_feed(feed, "collection", cid, name), f"{what}, the activity feed still shows it")
         vanished(
             s,
@@ -150,7 +167,7 @@ def deleted_item_everywhere(ctx: RunContext) -> None:
         got = s.one(f"/v1/collections/{cid}", P_COLL_ONE, {"include": "items"})
         embedded = ids_of(got.get("items") or [])
         vanished(s, child["id"] not in embedded, f"{what}, include=items of its collection still shows it")
-        feed, _ = activity(s)
+        feed = _feed_without(s, [("item", child["id"], child.get("name"))])
         vanished(
             s,
             not in_feed(feed, "item", child["id"], child.get("name")),
@@ -180,10 +197,10 @@ def deleted_comment_everywhere(ctx: RunContext) -> None:
         vanished(s, embedded == [], f"{what}, its item's comments array holds {embedded!r}")
         vanished(
             s,
-            not found(search(s, q=word)[0], made["id"], ("comment",)),
+            not searched(s, made["id"], ("comment",), present=False, q=word),
             f"{what}, search q={word} still finds it",
         )
-        feed, _ = activity(s)
+        feed = _feed_without(s, [("comment", made["id"], text)])
         vanished(
             s, not in_feed(feed, "comment", made["id"], text), f"{what}, the activity feed still shows it"
         )
@@ -207,7 +224,7 @@ def deleted_reaction_everywhere(ctx: RunContext) -> None:
         what = f"after Delete a reaction {like['id']}"
         embedded = s.item(item["id"]).get("reactions")
         vanished(s, embedded == [], f"{what}, its item's reactions array holds {embedded!r}")
-        feed, _ = activity(s)
+        feed = _feed_without(s, [("reaction", like["id"], None)])
         vanished(
             s, not in_feed(feed, "reaction", like["id"], None), f"{what}, the activity feed still shows it"
         )
@@ -242,7 +259,7 @@ def deleted_tag_everywhere(ctx: RunContext) -> None:
             f"{what}, a GET of the item still shows it",
         )
         for path in ("/v1/tags", f"/v1/collections/{cid}/tags"):
-            counted = tag_counts(s, path)
+            counted = settled(s, "tags", partial(tag_counts, s, path), lambda got: got.get(key, 0) == 0)
             vanished(
                 s, counted.get(key, 0) == 0, f"{what}, GET {path} still counts {counted.get(key)!r} items"
             )
@@ -250,6 +267,6 @@ def deleted_tag_everywhere(ctx: RunContext) -> None:
         vanished(s, item_id not in tagged, f"{what}, List items tags={name} still lists item {item_id}")
         vanished(
             s,
-            not found(search(s, tags=name)[0], item_id, ("item",)),
+            not searched(s, item_id, ("item",), present=False, tags=name),
             f"{what}, search tags={name} still finds it",
         )

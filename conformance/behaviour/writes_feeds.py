@@ -13,12 +13,14 @@ from typing import Any
 from ..http import (
     LAYER,
     Session,
-    counts,
+    counts_baseline,
+    counts_moved,
     found,
     new_comment,
     search,
     search_lags,
     session,
+    settled,
     total_count,
     unique,
     unpaid,
@@ -36,8 +38,15 @@ R_COPY_COUNT = "spec 4.2 Copy items (into collection_id, or the current one); sp
 R_FEED_IDS = "docs/design.md activity entries: one per thing created, its id, type saying which"
 
 
-def _feed_total(s: Session) -> int:
-    _, total = activity(s, per_page=1)
+def _feed_total(s: Session, at_least: int | None = None) -> int:
+    """List activity's X-Total-Count; with `at_least`, once it is that much (or --settle seconds
+    passed: the feed is a view derived from writes, which may lag)."""
+    _, total = settled(
+        s,
+        "activity",
+        lambda: activity(s, per_page=1),
+        lambda got: at_least is None or (isinstance(got[1], int) and got[1] >= at_least),
+    )
     counted(s, isinstance(total, int), "List activity has no integer X-Total-Count")
     assert total is not None
     return total
@@ -50,13 +59,14 @@ def activity_follows_creation(ctx: RunContext) -> None:
         name = f"{ctx.target.name('feed')} {unique(s)}"
         cid = s.new_collection(name=name)["id"]
         item = s.add_item(cid)
-        moved = {"collection": _feed_total(s) - start}
+        moved = {"collection": _feed_total(s, start + 2) - start}
         text = f"said {unique(s)}"
         comment = new_comment(s, item["id"], {"body": text})
-        moved["comment"] = _feed_total(s) - start - moved["collection"]
+        moved["comment"] = _feed_total(s, start + moved["collection"] + 1) - start - moved["collection"]
         like = s.body(s.call("POST", f"/v1/items/{item['id']}/reactions", ok=(201,)))
         s.register("reaction", f"/v1/reactions/{like.get('id')}")
-        moved["reaction"] = _feed_total(s) - start - moved["collection"] - moved["comment"]
+        seen = start + moved["collection"] + moved["comment"]
+        moved["reaction"] = _feed_total(s, seen + 1) - seen
         counted(
             s,
             moved["collection"] >= 2,
@@ -64,7 +74,13 @@ def activity_follows_creation(ctx: RunContext) -> None:
         )
         for kind in ("comment", "reaction"):
             counted(s, moved[kind] >= 1, f"a new {kind} moved the activity total by {moved[kind]}, not 1")
-        feed, _ = activity(s)
+        strict = ctx.settings.strict
+        things = [("collection", cid, name), ("item", item["id"], item.get("name"))]
+        if strict:  # docs/design.md: entries carry the created thing's id and kind
+            things += [("comment", comment.get("id"), None), ("reaction", like.get("id"), None)]
+        feed, _ = settled(
+            s, "activity", lambda: activity(s), lambda got: all(in_feed(got[0], *thing) for thing in things)
+        )
         counted(
             s,
             in_feed(feed, "collection", cid, name),
@@ -75,7 +91,7 @@ def activity_follows_creation(ctx: RunContext) -> None:
             in_feed(feed, "item", item["id"], item.get("name")),
             f"the latest activity lacks the new item {item['id']}",
         )
-        if ctx.settings.strict:  # docs/design.md: entries carry the created thing's id and kind
+        if strict:
             for kind, thing in (("comment", comment), ("reaction", like)):
                 counted(
                     s,
@@ -104,24 +120,28 @@ def _moved(
 )
 def collection_counts_flags(ctx: RunContext) -> None:
     with session(ctx) as s:
-        before = counts(s)
+        before = counts_baseline(s)
         cid = s.new_collection()["id"]
-        made = counts(s)
-        _moved(s, before, made, {"active": 1, "highlighted": 0}, "after Create a collection")
+        want = {"active": 1, "highlighted": 0}
+        made = counts_moved(s, before, want)
+        _moved(s, before, made, want, "after Create a collection")
         exchange = s.call("PUT", f"/v1/collections/{cid}", ok=(200, 402), json_body={"highlighted": True})
         if exchange.status == 402:
             raise unpaid("highlighted")
-        lit = counts(s)
-        _moved(s, made, lit, {"highlighted": 1, "total": 0}, "after highlighted=true")
+        want = {"highlighted": 1, "total": 0}
+        lit = counts_moved(s, made, want)
+        _moved(s, made, lit, want, "after highlighted=true")
         s.call("PUT", f"/v1/collections/{cid}", json_body={"highlighted": False})
-        _moved(s, lit, counts(s), {"highlighted": -1, "total": 0}, "after highlighted=false")
+        want = {"highlighted": -1, "total": 0}
+        _moved(s, lit, counts_moved(s, lit, want), want, "after highlighted=false")
         if ctx.settings.strict:
             s.call("PUT", f"/v1/collections/{cid}", json_body={"archived": True})
+            want = {"active": -1, "archived": 1}
             _moved(
                 s,
                 made,
-                counts(s),
-                {"active": -1, "archived": 1},
+                counts_moved(s, made, want),
+                want,
                 "after archived=true (strict: " + R_ACTIVE + ")",
             )
 
@@ -131,16 +151,25 @@ def collections_total_follows(ctx: RunContext) -> None:
     with session(ctx) as s:
         word = unique(s)
 
-        def total() -> int | None:
-            return total_count(s.call("GET", "/v1/collections", params={"q": word, "per_page": 1}))
+        def total(want: int) -> int | None:
+            # q is a search query (spec 4.1): a server may answer it from an index that lags
+            return settled(
+                s,
+                "collections q",
+                lambda: total_count(s.call("GET", "/v1/collections", params={"q": word, "per_page": 1})),
+                lambda got: got == want,
+            )
 
-        counted(s, total() == 0, f"List collections q={word} counts {total()} before any was made")
+        got = total(0)
+        counted(s, got == 0, f"List collections q={word} counts {got} before any was made")
         made = [s.new_collection(name=f"{ctx.target.name('n')} {word}")["id"] for _ in range(2)]
-        counted(s, total() == 2, f"List collections q={word} counts {total()} after 2 were made")
+        got = total(2)
+        counted(s, got == 2, f"List collections q={word} counts {got} after 2 were made")
         s.call("DELETE", f"/v1/collections/{made[0]}")
         s.gone(f"/v1/collections/{made[0]}")
         s.collections.remove(made[0])
-        counted(s, total() == 1, f"List collections q={word} counts {total()} after one of 2 was deleted")
+        got = total(1)
+        counted(s, got == 1, f"List collections q={word} counts {got} after one of 2 was deleted")
 
 
 @check(
@@ -154,7 +183,12 @@ def search_total_follows(ctx: RunContext) -> None:
         word = unique(s)
         cid = s.new_collection(name=f"{ctx.target.name('s')} {word}")["id"]
         item = s.add_item(cid, name=f"{ctx.target.name('s')} {word}")
-        hits, total = search(s, q=word)
+        hits, total = settled(
+            s,
+            "search",
+            lambda: search(s, q=word),
+            lambda got: found(got[0], item["id"], ("item",)) and found(got[0], cid, ("collection",)),
+        )
         counted(
             s, total == len(hits), f"search q={word} answers {len(hits)} results with X-Total-Count {total}"
         )
@@ -163,7 +197,12 @@ def search_total_follows(ctx: RunContext) -> None:
         path = f"/v1/items/{item['id']}"
         s.call("DELETE", path)
         s.gone(path)
-        after, left = search(s, q=word)
+        after, left = settled(
+            s,
+            "search",
+            lambda: search(s, q=word),
+            lambda got: isinstance(total, int) and got[1] == total - 1 == len(got[0]),
+        )
         counted(
             s,
             isinstance(total, int) and left == total - 1 == len(after),

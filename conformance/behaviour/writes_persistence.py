@@ -9,6 +9,7 @@ they changed (also when the check fails).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..failures import CheckSkipped
@@ -22,7 +23,9 @@ from ..http import (
     me,
     new_comment,
     search,
+    searched,
     session,
+    settled,
     tag_counts,
     tag_names,
     unique,
@@ -342,7 +345,7 @@ def comment_update_persists(ctx: RunContext) -> None:
         s.call("PUT", f"/v1/comments/{made['id']}", json_body={"body": text})
         body = _comment_body(s, item["id"], made["id"])
         stored(s, body == text, f"after Update a comment, List comments shows body {body!r}, not {text!r}")
-        if not found(search(s, q=new)[0], made["id"], ("comment",)):
+        if not searched(s, made["id"], ("comment",), q=new):
             stale = found(search(s, q=old)[0], made["id"], ("comment",))
             stored(
                 s,
@@ -402,7 +405,7 @@ def created_tag_everywhere(ctx: RunContext) -> None:
             f"a GET of the item lacks tag {name!r}",
         )
         for path in ("/v1/tags", f"/v1/collections/{cid}/tags"):
-            counted = tag_counts(s, path)
+            counted = settled(s, "tags", partial(tag_counts, s, path), lambda got: got.get(key) == 1)
             stored(
                 s,
                 counted.get(key) == 1,
@@ -412,8 +415,8 @@ def created_tag_everywhere(ctx: RunContext) -> None:
         stored(s, tagged == [item["id"]], f"List items tags={name} lists {tagged}, not [{item['id']}]")
         stored(
             s,
-            found(search(s, tags=name)[0], item["id"], ("item",)),
-            f"search tags={name} does not find item {item['id']}",
+            searched(s, item["id"], ("item",), tags=name),
+            f"search tags={name} does not find item {item['id']} (within --settle)",
         )
 
 

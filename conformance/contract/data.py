@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import driver
 from ..failures import AccessLeak, CheckFailed, NotGone, NotStored, SchemaViolation, WrongStatus
+from ..target import PAGE_SIZES, SMALLEST_PAGE_LIMIT
 from .pool import as_id
 
 LAYER = "contract"
@@ -20,14 +21,20 @@ RULES: dict[str, str] = {
     "status_code_conformance": "the status is one the document declares for the operation",
     "content_type_conformance": "the Content-Type is one the document declares for the status",
     "response_headers_conformance": (
-        "the documented headers are there and valid (X-Total-Count on the lists; "
-        "WWW-Authenticate on a 401, RFC 9110 11.6.1)"
+        "the documented headers are there and valid (X-Total-Count on the lists; --strict: "
+        "WWW-Authenticate: Basic on a 401, docs/design.md, status codes)"
     ),
     "response_schema_conformance": "the response matches the document's schema for {status}",
     "negative_data_rejection": "input the document does not allow is rejected with a 4xx",
-    "positive_data_acceptance": "input the document allows is accepted: 2xx, or a documented 402/403/404/409",
+    "positive_data_acceptance": (
+        "input the document allows is accepted: 2xx, or a refusal the data explains (402/403/404/409; "
+        "without --strict also 400/422 for a conflict or a page size above the server's maximum)"
+    ),
     "ignored_auth": "spec 5: without the API key and user credentials, or with wrong ones, it is a 401",
-    "unsupported_method": "a method the document does not list for a path is a 405 with an Allow header",
+    "unsupported_method": (
+        "a method the document does not list for a path is no server error; --strict: a 405 with an Allow "
+        "header (docs/design.md, status codes)"
+    ),
     "use_after_free": "a deleted resource stays gone (404) through the document's links",
     "ensure_resource_availability": "a created resource is reachable through the document's links",
 }
@@ -52,6 +59,9 @@ STATEFUL_CHECKS = (*driver.RESPONSE_CHECKS, *driver.STATEFUL_CHECKS)
 # Valid input may still meet the data: a documented 402 (paid field), 403, 404 (an id the
 # run deleted), 409 (already liked, address taken). A 400 is excused only by _semantic_400.
 POSITIVE_STATUSES = ["2XX", "402", "403", "404", "409"]
+# spec 7 gives no status for invalid input: both of its usual statuses are its class
+INVALID_INPUT = (400, 422)
+# spec 8 sets no maximum page size, so a server may refuse a larger one (target.SMALLEST_PAGE_LIMIT)
 STRICT_NEGATIVE_STATUSES = ["400", "404", "413", "415"]
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 SKIPPED_OUTSIDE_STRICT = (
@@ -131,6 +141,16 @@ def semantic_400(operation_id: str, case: Any) -> bool:
     # (even an empty list of them, on an item that is not a stack)
     children = bool(body.get("items")) or ("items" in body and body.get("type") != "stack")
     return operation_id == "items.create_item" and children
+
+
+def large_page(case: Any) -> bool:
+    """The request asks for a page larger than SMALLEST_PAGE_LIMIT (a server's maximum may be lower)."""
+    query = case.query or {}
+    for name in PAGE_SIZES:
+        value = query.get(name)
+        if isinstance(value, int | str) and str(value).isdigit() and int(value) > SMALLEST_PAGE_LIMIT:
+            return True
+    return False
 
 
 def created_ids(operation_id: str, body: Any, data: Any) -> list[int]:

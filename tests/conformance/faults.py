@@ -375,6 +375,15 @@ PAGED = (
     "search.search",
     "activity.list_activity",
 )
+CREDENTIALS = (  # where the access layer tries missing and wrong credentials
+    "auth.ping",
+    "users.get_current_user",
+    "collections.list_collections",
+    "collections.create_collection",
+    "items.list_items",
+    "activity.list_activity",
+)
+RESOURCES = ("Collections", "Items")  # most of the checks, a third of the operations
 UNPAGED_LISTS = (
     "Tags",
     "Comments",

@@ -142,7 +142,8 @@ def test_include_keeps_to_the_operations_named(mock: tuple[Store, Asgi]) -> None
 
 
 # ---------------------------------------------------------------------- planted faults
-LISTS = ("items.list_items", "collections.list_collections")
+# and what reads them: Get collections count is judged against the lists it counts
+LISTS = ("items.list_items", "collections.list_collections", "collections.get_collections_count")
 
 
 def planted(name: str) -> Callable[[Asgi], Asgi]:

@@ -7,9 +7,20 @@ description ends with the spec's sentence that leaves the choice open.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from http import HTTPStatus
 
-from tests.conformance.faults import CONFLICTS, PAID, Answer, Forward, Request, World, variant
+from tests.conformance.faults import (
+    CONFLICTS,
+    CREDENTIALS,
+    PAID,
+    RESOURCES,
+    Answer,
+    Forward,
+    Request,
+    World,
+    variant,
+)
 
 SPEC_7 = (
     'spec 7: "Error response body, error codes and the status codes used for failures (missing or '
@@ -57,6 +68,7 @@ async def conflict_as_400(request: Request, forward: Forward, world: World) -> A
 @variant(
     "error-body-nested",
     f'every error body is {{"error": {{"status": ..., "detail": ...}}}}, not the message object; {SPEC_7}',
+    RESOURCES,
 )
 async def error_body_nested(request: Request, forward: Forward, world: World) -> Answer:
     answer = await forward(request)
@@ -68,7 +80,9 @@ async def error_body_nested(request: Request, forward: Forward, world: World) ->
     return answer
 
 
-@variant("error-body-text", f"every error body is its status' reason phrase as text/plain; {SPEC_7}")
+@variant(
+    "error-body-text", f"every error body is its status' reason phrase as text/plain; {SPEC_7}", RESOURCES
+)
 async def error_body_text(request: Request, forward: Forward, world: World) -> Answer:
     answer = await forward(request)
     if answer.status >= 400:
@@ -94,6 +108,7 @@ _READABLE = re.compile(r"(/v1/(?:collections|items|teams)/\d+)(?:/.*)?")
     "invisible-as-403",
     "a collection, item or team that exists but the caller may not see is a 403, not a 404 (the run's "
     f"other users are asked whether it exists); {SPEC_7}",
+    (*RESOURCES, "Teams"),
 )
 async def invisible_as_403(request: Request, forward: Forward, world: World) -> Answer:
     answer = await forward(request)
@@ -109,6 +124,7 @@ async def invisible_as_403(request: Request, forward: Forward, world: World) -> 
 @variant(
     "unauthorized-as-403",
     f"a missing or wrong API key, and missing or wrong user credentials, are a 403 (no 401); {SPEC_7}",
+    CREDENTIALS,
 )
 async def unauthorized_as_403(request: Request, forward: Forward, world: World) -> Answer:
     answer = await forward(request)
@@ -122,6 +138,7 @@ async def unauthorized_as_403(request: Request, forward: Forward, world: World) 
     "no-challenge",
     "a 401 comes without WWW-Authenticate; spec 5 asks for HTTP Basic Auth and says nothing of the "
     f"challenge (docs/design.md's choice: WWW-Authenticate: Basic, --strict only); {SPEC_7}",
+    CREDENTIALS,
 )
 async def no_challenge(request: Request, forward: Forward, world: World) -> Answer:
     answer = await forward(request)
@@ -180,3 +197,21 @@ async def paid_field_ignored(request: Request, forward: Forward, world: World) -
     if answer.status != 402 or request.on("POST", r"/v1/items/\d+/tags") or not body:
         return answer
     return await forward(request.with_json({k: v for k, v in body.items() if k not in PAID_FIELDS}))
+
+
+@variant(
+    "rails-routing",
+    "PATCH on a path that has PUT is taken as the PUT, as Rails' resource routes take it, and any other "
+    "method a path does not have is a 404 with an HTML page (no route matches), not a 405; the spec "
+    f"lists operations, forbids no others and gives no status for a method a path does not have; {SPEC_7}",
+    ("Collections", "Tags", "Comments"),
+)
+async def rails_routing(request: Request, forward: Forward, world: World) -> Answer:
+    if request.method == "PATCH":
+        answer = await forward(replace(request, method="PUT"))
+        if answer.status != 405:
+            return answer
+    answer = await forward(request)
+    if answer.status == 405:
+        return Answer(404, [(b"content-type", b"text/html; charset=utf-8")], b"<h1>Routing Error</h1>")
+    return answer

@@ -12,7 +12,16 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from tests.conformance.faults import DELETIONS, UNPAGED_LISTS, Answer, Forward, Request, World, variant
+from tests.conformance.faults import (
+    DELETIONS,
+    RESOURCES,
+    UNPAGED_LISTS,
+    Answer,
+    Forward,
+    Request,
+    World,
+    variant,
+)
 
 TIMESTAMPS = 'spec 2: "Timestamps are ISO 8601 UTC strings."'
 _STAMP = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)Z")
@@ -56,9 +65,11 @@ def rewriting(change: Callable[[str], str], errors: bool = False) -> Callable[..
 variant("timestamps-offset", f"every timestamp ends in +00:00 instead of Z; {TIMESTAMPS}")(
     rewriting(lambda text: _STAMP.sub(r"\1+00:00", text))
 )
-variant("timestamps-fraction", f"every timestamp has milliseconds (…T12:00:00.500Z); {TIMESTAMPS}")(
-    rewriting(lambda text: _STAMP.sub(r"\1.500Z", text))
-)
+variant(
+    "timestamps-fraction",
+    f"every timestamp has milliseconds (…T12:00:00.500Z); {TIMESTAMPS}",
+    (*RESOURCES, "Comments", "Activity", "Teams"),
+)(rewriting(lambda text: _STAMP.sub(r"\1.500Z", text)))
 
 
 @variant(
@@ -66,6 +77,7 @@ variant("timestamps-fraction", f"every timestamp has milliseconds (…T12:00:00.
     "every absolute URL the server makes (url, short_url, avatars, thumbnails) is on another host and "
     'scheme, https://cdn.example.net; spec 2: "The fields url, short_url, avatar, user_avatar and all '
     'thumbnails values are absolute URL strings." (no host is given)',
+    (*RESOURCES, "Search", "Activity", "Users", "Teams"),
 )
 async def urls_elsewhere(request: Request, forward: Forward, world: World) -> Answer:
     answer = await forward(request)
@@ -78,8 +90,10 @@ async def urls_elsewhere(request: Request, forward: Forward, world: World) -> An
 
 
 def _extra(entry: dict[str, Any]) -> None:
+    # a URL everywhere (a thumbnails object's values are all URLs, spec 2), more on resources
     entry["x_server_extra"] = "https://cdn.example.net/extra"
-    entry.setdefault("etag", 'W/"1"')
+    if "id" in entry:
+        entry.update(lock_version=3, etag='W/"1"', _links={"self": {"href": "/v1/self"}})
 
 
 @variant(
@@ -100,6 +114,7 @@ async def extra_fields(request: Request, forward: Forward, world: World) -> Answ
     "extra-headers",
     "every answer carries headers the spec does not name (X-Request-Id, Cache-Control, rate limits, "
     "Link, Vary, ETag); the spec names the headers it needs (X-Total-Count) and forbids none",
+    (*RESOURCES, "Search"),
 )
 async def extra_headers(request: Request, forward: Forward, world: World) -> Answer:
     answer = await forward(request)
@@ -123,6 +138,7 @@ async def extra_headers(request: Request, forward: Forward, world: World) -> Ans
     "json-charset",
     'every JSON answer is Content-Type: application/json; charset=utf-8; spec 4: "Request and response '
     "payloads are JSON.\" (the media type's parameters are not given)",
+    (*RESOURCES, "Users"),
 )
 async def json_charset(request: Request, forward: Forward, world: World) -> Answer:
     answer = await forward(request)

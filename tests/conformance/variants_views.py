@@ -151,7 +151,7 @@ variant(
 
 
 # ---------------------------------------------------------------------- views derived from writes
-LAG = 1.5  # seconds
+LAG = 1.0  # seconds
 _VIEWS = re.compile(r"/v1/(search|activity|collections/count|tags|collections/\d+/tags)")
 _MADE = {  # what a 201 to this path made, as search and activity name its kind
     r"/v1/collections": "collection",
@@ -173,7 +173,7 @@ def _kind(entry: dict[str, Any]) -> str:
     "by a queue): until then a repeated read answers what it answered before the write, and a new "
     "search or activity page leaves out what was made since; the spec states what these views show, "
     "and nowhere that a write shows in them at once (docs/design.md: a check polls within --settle)",
-    ("Search", "Activity", "Tags", "collections.get_collections_count", "collections.list_collection_tags"),
+    ("Search", "Activity", "Tags", "collections.get_collections_count", "comments.delete_comment"),
 )
 async def lagging_views(request: Request, forward: Forward, world: World) -> Answer:
     notes = world.note("lag", {"write": -LAG, "made": {}, "seen": {}})
@@ -210,7 +210,7 @@ async def lagging_views(request: Request, forward: Forward, world: World) -> Ans
 @variant(
     "latency",
     "every answer takes 50-300 ms (well within --timeout); the spec sets no time for an answer",
-    ("collections.get_collections_count",),
+    ("users.get_username_availability",),
 )
 async def latency(request: Request, forward: Forward, world: World) -> Answer:
     await asyncio.sleep(world.note("latency", random.Random(11)).uniform(0.05, 0.3))

@@ -313,6 +313,17 @@ def total_count(exchange: Exchange) -> int | None:
         return None
 
 
+def served_live(exchange: Exchange) -> bool:
+    """A GET of a deleted item serves it as live: a 2xx whose item is not marked deleted. Spec 2.2
+    gives an item deleted_at and spec 3 leaves the lifecycle it implies open, so a server may answer
+    a deleted item with its deleted_at set instead of refusing it (docs/design.md: 404, --strict)."""
+    if not 200 <= exchange.status < 300:
+        return False
+    data = exchange.json()
+    one = data[0] if isinstance(data, list) and len(data) == 1 else data
+    return not (isinstance(one, dict) and one.get("deleted_at"))
+
+
 def ids_of(entries: list[Any]) -> list[Any]:
     return [e.get("id") if isinstance(e, dict) else None for e in entries]
 

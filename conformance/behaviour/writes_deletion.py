@@ -15,6 +15,7 @@ from ..http import (
     ids_of,
     new_comment,
     searched,
+    served_live,
     session,
     settled,
     tag_counts,
@@ -53,7 +54,7 @@ def _named(s: Session, cid: int, word: str, **fields: Any) -> dict[str, Any]:
 
 def _not_served(s: Session, path: str, what: str) -> None:
     got = s.call("GET", path, ok=())
-    vanished(s, got.status != 200, f"{what}: GET {path} still answers 200", got)
+    vanished(s, not served_live(got), f"{what}: GET {path} still serves it", got)
 
 
 @check(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import shlex
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,18 @@ MAX_SHOWN = 600  # characters of a body shown in a verdict
 # it); conform takes it that every server serves at least this many entries a page.
 SMALLEST_PAGE_LIMIT = 10
 PAGE_SIZES = ("per_page", "items_per_page", "count")
+# spec 8: "Rate limits ... not shown": a 429 is a rate limit, and the request is sent again after
+# its Retry-After (seconds, at most MAX_RETRY_AFTER; 1 when it has none), up to this many times
+RATE_LIMIT_RETRIES = 3
+MAX_RETRY_AFTER = 10.0
+
+
+def retry_after(value: str | None) -> float:
+    """The seconds a 429's Retry-After asks for, within 0 and MAX_RETRY_AFTER (1 when not a number)."""
+    try:
+        return min(max(float(value or "1"), 0.0), MAX_RETRY_AFTER)
+    except ValueError:
+        return 1.0
 
 
 @dataclass
@@ -154,15 +167,19 @@ class Target:
             sent["X-API-Key"] = key
         who = self.settings.users[0] if user is True else user
         auth = httpx.BasicAuth(str(who.id), who.token) if isinstance(who, User) else None
-        response = self.client.request(
-            method,
-            self.settings.base_url + path,
-            params=params,
-            json=json_body,
-            data=data,
-            headers=sent,
-            auth=auth,
-        )
+        for attempt in range(RATE_LIMIT_RETRIES + 1):
+            response = self.client.request(
+                method,
+                self.settings.base_url + path,
+                params=params,
+                json=json_body,
+                data=data,
+                headers=sent,
+                auth=auth,
+            )
+            if response.status_code != 429 or attempt == RATE_LIMIT_RETRIES:
+                break
+            time.sleep(retry_after(response.headers.get("retry-after")))
         request = response.request
         exchange = Exchange(
             method=method,

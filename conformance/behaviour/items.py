@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ..failures import NotGone, NotStored, StaleCount, WrongStatus
+from ..failures import NotGone, NotStored, SchemaViolation, StaleCount, WrongStatus
 from ..http import LAYER, R_ONE, Session, differences, ids_of, served_live, session
 from ..registry import RunContext, check
 from .properties import R_404, R_CREATE, R_GONE, R_UPDATE
@@ -107,3 +108,28 @@ def deleted_item_404(ctx: RunContext) -> None:
         s.expect(
             got.status == 404, f"GET {path} of the deleted item answered {got.status}", got, kind=WrongStatus
         )
+
+
+_DESIGNED_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+
+
+@check(
+    LAYER,
+    "items.get_item",
+    "timestamps are written with Z and whole seconds",
+    "docs/design.md, Small rules: ISO 8601 in UTC with the Z designator and whole seconds (spec 2: any "
+    "ISO 8601 UTC form)",
+    strict=True,
+)
+def timestamps_designed_form(ctx: RunContext) -> None:
+    with session(ctx) as s:
+        collection = s.new_collection()
+        item = s.item(s.add_item(collection["id"])["id"])
+        for what, entity in (("collection", collection), ("item", item)):
+            for name in ("created_at", "updated_at"):
+                value = entity.get(name)
+                s.expect(
+                    isinstance(value, str) and _DESIGNED_STAMP.fullmatch(value) is not None,
+                    f"the new {what}'s {name} is {value!r}, not of the form 2026-11-21T12:00:00Z",
+                    kind=SchemaViolation,
+                )

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 from .. import driver
 from ..driver import Case, Response
 from ..failures import CheckFailed, CheckSkipped
 from ..registry import RunContext, check
-from ..target import Exchange
+from ..target import RATE_LIMIT_RETRIES, Exchange, retry_after
 from .data import (
     DELETE_ORDER,
     FAILURES,
@@ -522,9 +524,30 @@ def _tombstone(response: Response) -> bool:
     return isinstance(one, dict) and bool(one.get("deleted_at"))
 
 
+class _RateLimited(Retry):
+    """urllib3's retries, waiting a 429's Retry-After as conform's own requests do (target.retry_after)."""
+
+    def get_retry_after(self, response: Any) -> float | None:
+        return retry_after(response.headers.get("Retry-After"))
+
+
 def keep_alive(base_url: str) -> requests.Session:
-    """A keep-alive session that reads the proxy and CA settings of the environment once, not per request."""
+    """A keep-alive session that reads the proxy and CA settings of the environment once, not per
+    request, and sends a request again after a 429's Retry-After (a rate limit; spec 8 sets none)."""
     session = requests.Session()
+    retry = _RateLimited(
+        total=RATE_LIMIT_RETRIES,
+        connect=0,
+        read=0,
+        redirect=0,
+        status=RATE_LIMIT_RETRIES,
+        status_forcelist=[429],
+        allowed_methods=None,  # a 429 was not processed: any method may be sent again
+        respect_retry_after_header=True,
+        raise_on_status=False,
+    )
+    for scheme in ("http://", "https://"):
+        session.mount(scheme, HTTPAdapter(max_retries=retry))
     session.proxies = requests.utils.get_environ_proxies(base_url)
     session.verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
     session.trust_env = False

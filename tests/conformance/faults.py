@@ -383,7 +383,6 @@ CREDENTIALS = (  # where the access layer tries missing and wrong credentials
     "items.list_items",
     "activity.list_activity",
 )
-RESOURCES = ("Collections", "Items")  # most of the checks, a third of the operations
 UNPAGED_LISTS = (
     "Tags",
     "Comments",

@@ -8,6 +8,7 @@ description ends with the spec's sentence that leaves the choice open.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import re
 import time
@@ -140,9 +141,11 @@ UNORDERED = (
     "comments, reactions and metadata of an item, the emails and teams of the current user, or a "
     "collection's include=users"
 )
-variant("unordered-reversed", f"those arrays come reversed; {UNORDERED}", UNPAGED_LISTS)(
-    reordering(lambda values, world: values.reverse())
-)
+variant(
+    "unordered-reversed",
+    f"those arrays come reversed; {UNORDERED}",
+    ("Tags", "Teams", "users.get_current_user"),
+)(reordering(lambda values, world: values.reverse()))
 variant(
     "unordered-shuffled",
     f"those arrays come in a new random order on every answer; {UNORDERED}",
@@ -173,7 +176,7 @@ def _kind(entry: dict[str, Any]) -> str:
     "by a queue): until then a repeated read answers what it answered before the write, and a new "
     "search or activity page leaves out what was made since; the spec states what these views show, "
     "and nowhere that a write shows in them at once (docs/design.md: a check polls within --settle)",
-    ("Search", "Activity", "Tags", "collections.get_collections_count", "comments.delete_comment"),
+    ("search.search", "activity.list_activity", "tags.list_tags", "collections.get_collections_count"),
 )
 async def lagging_views(request: Request, forward: Forward, world: World) -> Answer:
     notes = world.note("lag", {"write": -LAG, "made": {}, "seen": {}})
@@ -210,7 +213,7 @@ async def lagging_views(request: Request, forward: Forward, world: World) -> Ans
 @variant(
     "latency",
     "every answer takes 50-300 ms (well within --timeout); the spec sets no time for an answer",
-    ("users.get_username_availability",),
+    ("auth.ping",),
 )
 async def latency(request: Request, forward: Forward, world: World) -> Answer:
     await asyncio.sleep(world.note("latency", random.Random(11)).uniform(0.05, 0.3))
@@ -247,3 +250,28 @@ async def prevent_duplicate_409(request: Request, forward: Forward, world: World
     if request.on("POST", r"/v1/collections/\d+/items") and answer.status == 200:
         return Answer.of(409, {"code": "duplicate", "message": "An identical link item exists."})
     return answer
+
+
+# ---------------------------------------------------------------------- rate limits
+RATE = 60  # requests a window
+WINDOW = 1.0  # seconds
+
+
+@variant(
+    "rate-limited",
+    f"at most {RATE} requests each {WINDOW} s: the next is a 429 with Retry-After (the seconds the "
+    'window has left), and is not done; spec 8: "Rate limits, maximum and default page sizes, ... : '
+    'not shown."',
+    ("Tags",),
+)
+async def rate_limited(request: Request, forward: Forward, world: World) -> Answer:
+    window = world.note("window", {"start": 0.0, "count": 0})
+    now = time.monotonic()
+    if now - window["start"] >= WINDOW:
+        window.update(start=now, count=0)
+    window["count"] += 1
+    if window["count"] > RATE:
+        answer = Answer.of(429, {"code": "rate_limited", "message": "Slow down."})
+        answer.set_header("retry-after", str(math.ceil(WINDOW - (now - window["start"]))))
+        return answer
+    return await forward(request)

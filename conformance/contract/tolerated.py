@@ -89,14 +89,17 @@ def carries_undeclared(document: dict[str, Any], case: Any, response: Response) 
 
 
 def _query_as_tolerated(
-    document: dict[str, Any], item: dict[str, Any], method: str, response: Response
+    document: dict[str, Any], item: dict[str, Any], method: str, response: Response, spec: bool = False
 ) -> tuple[bool, bool]:
-    """(the query string as sent is valid as the tolerance reads it, that reading changed something)"""
+    """(the query string as sent is valid as the tolerance reads it, that reading changed something);
+    `spec`: valid by the spec's constraints only (`spec_schema`)."""
     params, required = {}, []
     for parameter in [*item.get("parameters", []), *item[method].get("parameters", [])]:
         parameter = resolve(parameter, document)
         if parameter.get("in") == "query":
-            params[parameter["name"]] = _flat_schema(parameter.get("schema", {}), document)
+            flat = _flat_schema(parameter.get("schema", {}), document)
+            name = parameter["name"]
+            params[name] = spec_schema(flat, document, name, openapi=True) if spec else flat
             if parameter.get("required"):
                 required.append(parameter["name"])
     changed = False
@@ -115,6 +118,83 @@ def _query_as_tolerated(
             read[name] = _text_as(text, schema)
     schema = {"type": "object", "properties": params, "required": required}
     return Draft4Validator(schema, format_checker=Draft4Validator.FORMAT_CHECKER).is_valid(read), changed
+
+
+# docs/design.md's constraints on requests that the spec does not state (a username's pattern, a
+# text that is not blank, page >= 1, an id's range, an address's form): a server may take what
+# they refuse. The spec's own stay: types, its enums, required fields, latitude and longitude.
+DESIGN_KEYWORDS = ("pattern", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems")
+DESIGN_FORMATS = ("email", "int64", "int32")
+GEOGRAPHIC = ("latitude", "longitude", "ll")
+OPENAPI_ONLY = ("nullable", "discriminator", "readOnly", "writeOnly", "example", "examples")
+
+
+def spec_schema(
+    node: Any, document: dict[str, Any], name: str | None = None, depth: int = 0, openapi: bool = False
+) -> Any:
+    """A schema of the document, references inlined and OpenAPI's nullable made JSON Schema's (kept
+    as it is with `openapi`), without the constraints only docs/design.md sets (DESIGN_KEYWORDS,
+    DESIGN_FORMATS, bounds)."""
+    node = resolve(node, document)
+    if not isinstance(node, dict) or depth > 32:
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in DESIGN_KEYWORDS and name not in GEOGRAPHIC:
+            continue
+        if key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") and name not in GEOGRAPHIC:
+            continue
+        if key == "format" and value in DESIGN_FORMATS:
+            continue
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {f: spec_schema(sub, document, f, depth + 1, openapi) for f, sub in value.items()}
+        elif key in ("items", "additionalProperties", "not") and isinstance(value, dict):
+            out[key] = spec_schema(value, document, name, depth + 1, openapi)
+        elif key in ("allOf", "oneOf", "anyOf") and isinstance(value, list):
+            out[key] = [spec_schema(sub, document, name, depth + 1, openapi) for sub in value]
+        elif openapi or key not in OPENAPI_ONLY:
+            out[key] = value
+    if node.get("nullable") and not openapi:
+        kind = out.get("type")
+        if isinstance(kind, str):
+            out["type"] = [kind, "null"]
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+    return out
+
+
+def valid_by_the_spec(document: dict[str, Any], case: Any, response: Response) -> bool:
+    """The invalid request breaks only constraints docs/design.md sets, not the spec's, read as the
+    request tolerance reads it (`valid_as_tolerated`): a server that does not enforce those may take
+    it (without --strict). A form body is left to `valid_as_tolerated`."""
+    item = document["paths"][case.path]
+    method = case.method.lower()
+    if not _query_as_tolerated(document, item, method, response, spec=True)[0]:
+        return False
+    body = resolve(item[method].get("requestBody", {}), document)
+    schema = body.get("content", {}).get("application/json", {}).get("schema")
+    raw = response.request.body
+    if schema is None:
+        return True
+    if not raw:
+        return not body.get("required")
+    if case.media_type in FORM_TYPES:
+        return False
+    try:
+        sent = json.loads(raw)
+    except ValueError:
+        return False
+    if isinstance(sent, dict):  # "" is null where nullable, absent where not text (request tolerance)
+        fields = field_schemas(document, case.path, case.method)
+        read: dict[str, Any] = {}
+        for name, value in sent.items():
+            field = fields.get(name, {})
+            if value == "" and field.get("nullable"):
+                read[name] = None
+            elif not (value == "" and name in fields and _means_nothing(field)):
+                read[name] = value
+        sent = read
+    return bool(Draft4Validator(spec_schema(schema, document)).is_valid(sent))
 
 
 def _text_as(text: str, schema: dict[str, Any]) -> Any:

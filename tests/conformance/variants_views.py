@@ -275,3 +275,19 @@ async def rate_limited(request: Request, forward: Forward, world: World) -> Answ
         answer.set_header("retry-after", str(math.ceil(WINDOW - (now - window["start"]))))
         return answer
     return await forward(request)
+
+
+@variant(
+    "lenient-paging",
+    "a page below 1 is the first page and a page size below 1 the default, as Rails' paginators take "
+    'them (not a 400); spec 8: "Lists are paged with page and per_page" (their bounds are not given), '
+    f"and {SPEC_8_PAGES}",
+    PAGED,
+)
+async def lenient_paging(request: Request, forward: Forward, world: World) -> Answer:
+    if request.method == "GET":
+        for name in ("page", "items_page", "per_page", "items_per_page"):
+            value = request.param(name)
+            if value is not None and re.fullmatch(r"-?\d+", value) and int(value) < 1:
+                request = request.with_param(name, "1") if "per_page" not in name else request.without(name)
+    return await forward(request)

@@ -28,7 +28,7 @@ RULES: dict[str, str] = {
     "negative_data_rejection": "input the document does not allow is rejected with a 4xx",
     "positive_data_acceptance": (
         "input the document allows is accepted: 2xx, or a refusal the data explains (402/403/404/409; "
-        "without --strict also 400/422 for a conflict or a page size above the server's maximum)"
+        "without --strict also 400/422 for a conflict or a page size above the server's maximum, 413)"
     ),
     "ignored_auth": "spec 5: without the API key and user credentials, or with wrong ones, it is a 401",
     "unsupported_method": (

@@ -252,6 +252,9 @@ class ContractRun(Safety, Things):
             return
         self.auth_probed.add(operation_id)
         probe = driver.probe_auth(case, response, transport)
+        if probe.answer is not None and probe.answer.status_code == 429:
+            self.auth_probed.discard(operation_id)  # a rate limit: no verdict, probe a later case again
+            return
         if probe.failed is not None:
             message = failure_text(probe.failed)
             self._found(operation_id, "ignored_auth", message, exchange_of(probe.answer or response))

@@ -40,7 +40,7 @@ MAX_PAGES = 20  # pages read of one list before giving up on it
 SERIAL = itertools.count(1)  # unique words in names, across the whole run
 
 
-RECORDER = "stateful_model"  # the machine's check (behaviour/machine.py): it records the properties
+RECORDER = "stateful_model"  # the machine's check (behaviour/machine/machine.py): it records the properties
 
 
 def stateful_property(

@@ -189,6 +189,7 @@ def _tags_of(document: dict[str, Any]) -> dict[str, list[str]]:
 
 def import_all(package: str, path: Iterable[str]) -> None:
     """Import every module of a layer's package (from its __init__), so that a module dropped into
-    it registers its checks without being named anywhere."""
+    it registers its checks without being named anywhere. A subpackage is imported too; its own
+    __init__ calls import_all for its modules (behaviour/items/, behaviour/machine/)."""
     for module in sorted(m.name for m in pkgutil.iter_modules(path)):
         importlib.import_module(f"{package}.{module}")

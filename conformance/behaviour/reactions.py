@@ -1,11 +1,44 @@
-"""Example checks of reactions (likes)."""
+"""Behaviour checks of the reactions operations (operationIds reactions.*), grouped by rule family."""
 
 from __future__ import annotations
 
 from ..failures import NotGone, NotStored, SchemaViolation, StaleCount
 from ..http import LAYER, ids_of, session
 from ..registry import RunContext, check
-from .properties import R_LIKE
+from .common import R_CODES, R_DELETED, R_FEED, feed_without, in_feed, makes_and_deletes, says, vanished
+from .machine.properties import R_LIKE
+
+# -- deletion: where a deleted thing must disappear
+
+
+R_REACTION_GONE = "spec 4.6 Delete a reaction; spec 2.2 an item's reactions; " + R_FEED
+
+
+@check(
+    LAYER,
+    "reactions.delete_reaction",
+    "a deleted like is gone from its item and the activity feed",
+    R_REACTION_GONE,
+)
+def deleted_reaction_everywhere(ctx: RunContext) -> None:
+    with session(ctx) as s:
+        item = s.add_item(s.new_collection()["id"])
+        like = s.body(s.call("POST", f"/v1/items/{item['id']}/reactions", ok=(201,)))
+        s.expect(isinstance(like.get("id"), int), "the new reaction has no integer id")
+        path = f"/v1/reactions/{like['id']}"
+        s.register("reaction", path)
+        s.call("DELETE", path)
+        s.gone(path)
+        what = f"after Delete a reaction {like['id']}"
+        embedded = s.item(item["id"]).get("reactions")
+        vanished(s, embedded == [], f"{what}, its item's reactions array holds {embedded!r}")
+        feed = feed_without(s, [("reaction", like["id"], None)])
+        vanished(
+            s, not in_feed(feed, "reaction", like["id"], None), f"{what}, the activity feed still shows it"
+        )
+
+
+# -- counters and feeds: the events that move them
 
 
 @check(LAYER, "reactions.create_reaction", "reactions_total_count follows likes", R_LIKE)
@@ -35,3 +68,24 @@ def likes_count(ctx: RunContext) -> None:
             "List reactions still shows a deleted like",
             kind=NotGone,
         )
+
+
+# -- wording: fixed codes and messages
+
+
+@check(LAYER, "reactions.delete_reaction", "Delete a reaction says code deleted", R_DELETED)
+def delete_reaction_says_deleted(ctx: RunContext) -> None:
+    with session(ctx) as s:
+        item = s.add_item(s.new_collection()["id"])
+        makes_and_deletes(s, f"/v1/items/{item['id']}/reactions", None, "reaction", "Delete a reaction")
+
+
+@check(LAYER, "reactions.create_reaction", "a second like says code conflict", R_CODES, strict=True)
+def conflict_worded(ctx: RunContext) -> None:
+    with session(ctx) as s:
+        path = f"/v1/items/{s.add_item(s.new_collection()['id'])['id']}/reactions"
+        for _ in range(2):
+            got = s.call("POST", path, ok=())
+            if got.status == 201:
+                s.register("reaction", f"/v1/reactions/{(got.json() or {}).get('id')}")
+        says(s, got, 409, "conflict", f"a second POST {path}")

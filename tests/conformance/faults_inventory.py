@@ -1,5 +1,5 @@
 """Planted faults for the checks written for statements of the spec no check covered (issue 22
-item 2; conformance/behaviour/statements_*.py): one deviation each, caught by the behaviour layer.
+item 2; conformance/behaviour/<resource>): one deviation each, caught by the behaviour layer.
 
 Registered into tests/conformance/faults.py's FAULTS, which imports this module.
 """

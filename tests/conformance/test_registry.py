@@ -72,3 +72,28 @@ def test_every_contract_check_raises_a_typed_failure():
     from csapi.conformance.contract import data
 
     assert set(data.FAILURES) == set(data.RULES)
+
+
+def test_a_behaviour_check_lives_in_the_module_of_its_resource():
+    """A behaviour check about an operation `<resource>.<name>` (the operationId's prefix, spec 4.x)
+    lives in behaviour/<resource>.py or the package behaviour/<resource>/; the state machine's check
+    lives in behaviour/machine/ (its declared properties have no module of their own)."""
+    layer = "csapi.conformance.behaviour"
+    misplaced = []
+    for entry in REGISTRY:
+        if entry.layer != "behaviour" or entry.recorded_by:
+            continue
+        module = entry.func.__module__
+        resource = entry.operation.split(".")[0]
+        home = f"{layer}.machine" if entry.id == "stateful_model" else f"{layer}.{resource}"
+        if module != home and not module.startswith(f"{home}."):
+            misplaced.append((entry.id, entry.operation, module))
+    assert misplaced == []
+
+
+def test_import_all_imports_subpackages():
+    """A package inside a layer package (behaviour/items/, behaviour/machine/) imports its own
+    modules, so its checks register like those of a flat module."""
+    modules = {c.func.__module__ for c in REGISTRY if c.layer == "behaviour" and not c.recorded_by}
+    assert any(m.startswith("csapi.conformance.behaviour.items.") for m in modules)
+    assert "csapi.conformance.behaviour.machine.machine" in modules

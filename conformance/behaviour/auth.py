@@ -1,0 +1,41 @@
+"""Behaviour checks of the auth operations (operationIds auth.*), grouped by rule family."""
+
+from __future__ import annotations
+
+from ..http import LAYER, session
+from ..registry import RunContext, check
+from .common import says
+
+# -- wording: fixed codes and messages
+
+
+R_PING = (
+    "docs/design.md, /auth and /ping: ping answers 200 {code: pong}; a wrong password is 401 "
+    "password_incorrect, an unknown email 401 user_invalid"
+)
+
+
+# ---------------------------------------------------------------------- docs/design.md: codes
+@check(LAYER, "auth.ping", "ping says code pong", R_PING, writes=False, strict=True)
+def ping_says_pong(ctx: RunContext) -> None:
+    with session(ctx) as s:
+        says(s, ctx.target.request("GET", "/v1/ping", user=False), 200, "pong", "GET /v1/ping")
+
+
+@check(
+    LAYER,
+    "auth.authenticate",
+    "a wrong password and an unknown email say why",
+    R_PING,
+    writes=False,
+    strict=True,
+)
+def auth_refusals_worded(ctx: RunContext) -> None:
+    with session(ctx) as s:
+        email = s.body(s.call("GET", "/v1/users/me")).get("email")
+        for body, code in (
+            ({"email": email, "password": ctx.target.name("wrong-password")}, "password_incorrect"),
+            ({"email": f"{ctx.target.name('nobody')}@example.com", "password": "x" * 12}, "user_invalid"),
+        ):
+            got = ctx.target.request("POST", "/v1/auth", user=False, json_body=body)
+            says(s, got, 401, code, f"POST /v1/auth with {code.replace('_', ' ')}")

@@ -1,0 +1,114 @@
+"""Behaviour checks of the emails operations (operationIds emails.*), grouped by rule family."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..http import LAYER, Session, me, session, unique
+from ..registry import RunContext, check
+from .common import R_DELETED, makes_and_deletes, stored, unused_address, vanished
+
+# -- helpers
+
+
+# ---------------------------------------------------------------------- email addresses
+def _address(s: Session) -> tuple[str, dict[str, Any]]:
+    """A new address of the current user's, registered for cleanup; and its answer."""
+    address = f"{unique(s)}@example.com"
+    made = s.body(s.call("POST", "/v1/emails", ok=(201,), json_body={"email": address}))
+    s.expect(isinstance(made.get("id"), int), "the new email address has no integer id")
+    s.register("email", f"/v1/emails/{made['id']}")
+    return address, made
+
+
+def _addresses(s: Session) -> dict[Any, str]:
+    return {
+        e.get("id"): str(e.get("email")).lower()
+        for e in s.body(s.call("GET", "/v1/emails"), list)
+        if isinstance(e, dict)
+    }
+
+
+def _available(s: Session, address: str) -> bool:
+    exchange = s.call("GET", "/v1/users/email", ok=(), params={"email": address})
+    data = exchange.json()
+    return exchange.status == 200 and isinstance(data, dict) and data.get("code") == "email_available"
+
+
+# -- persistence: what a write stores, as a later, different read shows it
+
+
+R_EMAIL = "spec 4.7 Create an email address; spec 2.9 include=emails; spec 4.4 Get email availability"
+
+
+@check(LAYER, "emails.create_email_address", "a new address is listed, included and taken", R_EMAIL)
+def email_created_listed(ctx: RunContext) -> None:
+    with session(ctx) as s:
+        address, made = _address(s)
+        listed = _addresses(s)
+        stored(
+            s,
+            listed.get(made["id"]) == address,
+            f"List email addresses shows {listed}, not {made['id']}: {address}",
+        )
+        included = [
+            str(e.get("email")).lower()
+            for e in me(s, include="emails").get("emails") or []
+            if isinstance(e, dict)
+        ]
+        stored(s, address in included, f"Get current user include=emails shows {included}, not {address}")
+        stored(
+            s,
+            not _available(s, address),
+            f"Get email availability calls the user's new address {address} available",
+        )
+
+
+# -- deletion: where a deleted thing must disappear
+
+
+R_EMAIL_GONE = "spec 4.7 Delete an email address; spec 4.4 Get email availability (code email_available)"
+
+
+@check(
+    LAYER,
+    "emails.delete_email_address",
+    "a deleted address is gone from the list and include=emails (--strict: and available again)",
+    R_EMAIL_GONE,
+)
+def email_deleted_gone(ctx: RunContext) -> None:
+    with session(ctx) as s:
+        address, made = _address(s)
+        path = f"/v1/emails/{made['id']}"
+        s.call("DELETE", path)
+        s.gone(path)
+        listed = _addresses(s)
+        vanished(
+            s,
+            made["id"] not in listed and address not in listed.values(),
+            f"List email addresses still shows {address}",
+        )
+        included = [
+            str(e.get("email")).lower()
+            for e in me(s, include="emails").get("emails") or []
+            if isinstance(e, dict)
+        ]
+        vanished(
+            s, address not in included, f"Get current user include=emails still shows the deleted {address}"
+        )
+        if ctx.settings.strict:  # the spec does not say a released address is free again
+            vanished(
+                s,
+                _available(s, address),
+                f"Get email availability does not call the deleted address {address} available",
+            )
+
+
+# -- wording: fixed codes and messages
+
+
+@check(LAYER, "emails.delete_email_address", "Delete an email address says code deleted", R_DELETED)
+def delete_email_says_deleted(ctx: RunContext) -> None:
+    with session(ctx) as s:
+        address = unused_address(s)
+        makes_and_deletes(s, "/v1/emails", {"email": address}, "email", "Delete an email address")

@@ -1,0 +1,178 @@
+"""The properties the stateful machine checks, declared in the registry (ids stateful_model.<name>),
+and the spec rules they and the example checks stand for. `stateful_model` (machine.py) records an
+outcome for each property a step exercised."""
+
+from __future__ import annotations
+
+from ...http import stateful_property
+
+R_CREATE = "spec 4.2 Create an item (201, Item) and Get an item: the fields sent are read back"
+R_UPDATE = "spec 4.2 Update an item (200, Item): the change persists, a later GET shows it"
+R_GONE = "spec 4.2 Delete an item, spec 2.2 deleted_at: a deleted item is no longer served by get or lists"
+R_404 = "docs/design.md deleted items: the GET of a deleted item answers 404"
+R_STACK = (
+    "spec 2.2 parent_id is the parent stack; spec 4.2 Get an item include=stack_items lists its children"
+)
+R_STACK_DELETE = "spec 4.2 Delete an item: delete_items true on a stack also deletes its child items"
+R_ORPHANS = "docs/design.md stacks: deleting a stack without delete_items moves its children to top level"
+R_MOVE = "spec 4.2 Update multiple items, spec 3: PUT items with collection_id moves the items there"
+R_UPDATE_ITEMS = (
+    "spec 4.1 Update items: collection_id transfers the items, parent_id stacks them into a stack, "
+    "tags adds tags; spec 3 transitions"
+)
+R_STACK_MOVES = "docs/design.md moving items: a stack moves with its children"
+R_ORDER = (
+    "spec 4.1 Update items order: item ids in the new order; spec 2.2 sort: position within the collection"
+)
+R_ORDER_LIST = (
+    "docs/design.md ordering: the listed items come first in that order, the others after them as they "
+    "were; a manual collection lists by sort"
+)
+R_COPY = (
+    "spec 4.2 Copy items: copies the items including tags and metadata; comments are not copied; "
+    "without collection_id the copy goes into the current collection"
+)
+R_COPY_STACK = "docs/design.md copying a stack copies its children into the new stack"
+R_FILTERS = "spec 4.2 List items query: collection_id, type, not_type, parent_id, tags, q, owned"
+R_COUNT = "spec 2.1 items_total_count of a collection follows its items"
+R_TAG = "spec 4.8 Create a tag / Delete a tag; spec 4.2 List item tags"
+R_TAG_COUNT = "spec 2.5: List all tags / List collection tags give each name with items_total_count"
+R_COMMENT = "spec 4.5 Create, Update, Delete a comment; List comments shows the current ones"
+R_LIKE = "spec 4.6 Create / Delete a reaction; spec 2.2 reactions_total_count"
+R_SEARCH = "spec 4.9 Search covers items; a deleted item (spec 4.2) is no longer found"
+
+P_SETUP = stateful_property(
+    "setup",
+    "collections.create_collection",
+    "the collections to work in are created",
+    "spec 4.1 Create a collection answers 201 with the Collection",
+)
+P_CREATE = stateful_property(
+    "create", "items.create_item", "a created item reads back with the fields sent", R_CREATE
+)
+P_STACK_NEW = stateful_property(
+    "stack_new", "items.create_item", "a new stack holds the items it was given", R_STACK
+)
+P_ITEM_READ = stateful_property("item_read", "items.get_item", "an item reads back as last written", R_UPDATE)
+P_STACK_ITEMS = stateful_property(
+    "stack_items", "items.get_item", "include=stack_items lists a stack's children", R_STACK
+)
+P_UPDATE = stateful_property(
+    "update", "items.update_item", "an update persists (a later GET shows it)", R_UPDATE
+)
+P_DELETE = stateful_property(
+    "delete", "items.delete_item", "a deleted item is gone from get and lists", R_GONE
+)
+P_DELETE_404 = stateful_property(
+    "delete_404", "items.delete_item", "a deleted item's GET answers 404", R_404, strict=True
+)
+P_STACK_DELETE = stateful_property(
+    "stack_delete", "items.delete_item", "delete_items decides whether a stack's children go", R_STACK_DELETE
+)
+P_ORPHANS = stateful_property(
+    "orphans", "items.delete_item", "a deleted stack's children move to top level", R_ORPHANS, strict=True
+)
+P_MOVE = stateful_property(
+    "move", "items.update_multiple_items", "moved items land in the destination as they were", R_MOVE
+)
+P_MOVE_STACK = stateful_property(
+    "move_stack",
+    "items.update_multiple_items",
+    "a moved stack takes its children",
+    R_STACK_MOVES,
+    strict=True,
+)
+P_TRANSFER = stateful_property(
+    "transfer", "collections.update_items", "update items with collection_id moves the items", R_UPDATE_ITEMS
+)
+P_TRANSFER_STACK = stateful_property(
+    "transfer_stack",
+    "collections.update_items",
+    "a transferred stack takes its children",
+    R_STACK_MOVES,
+    strict=True,
+)
+P_STACK_INTO = stateful_property(
+    "stack_into", "collections.update_items", "update items with parent_id stacks the items", R_UPDATE_ITEMS
+)
+P_TAG_ITEMS = stateful_property(
+    "tag_items", "collections.update_items", "update items with tags adds the tags", R_UPDATE_ITEMS, paid=True
+)
+P_ORDER = stateful_property(
+    "order", "collections.update_items", "update items order sets the positions asked", R_ORDER
+)
+P_ORDER_LIST = stateful_property(
+    "order_list",
+    "collections.update_items",
+    "update items order: the list follows it",
+    R_ORDER_LIST,
+    strict=True,
+)
+P_COPY = stateful_property(
+    "copy", "items.copy_items", "copies land where asked with tags and metadata, without comments", R_COPY
+)
+P_COPY_STACK = stateful_property(
+    "copy_stack", "items.copy_items", "a copied stack has copies of its children", R_COPY_STACK, strict=True
+)
+P_LIST = stateful_property(
+    "list", "items.list_items", "a collection's list holds exactly its live items", R_GONE
+)
+P_FILTERS = stateful_property(
+    "filters", "items.list_items", "filters keep exactly the matching items", R_FILTERS
+)
+P_COUNT = stateful_property(
+    "count", "collections.get_collection", "items_total_count follows the changes", R_COUNT
+)
+P_EMBED = stateful_property(
+    "embed",
+    "collections.get_collection",
+    "include=items embeds its live items (items_type filters them)",
+    "spec 2.1: with include the response carries the included items; spec 4.1 items_type",
+)
+P_SEARCH_FINDS = stateful_property(
+    "search_finds",
+    "search.search",
+    "a live item is found by a word of its name",
+    "spec 4.9: search covers items (found at once: docs/design.md)",
+    strict=True,
+)
+P_UNSTACKED = stateful_property(
+    "unstacked",
+    "items.update_multiple_items",
+    "a child moved without its stack goes to top level",
+    "docs/design.md moving items: a child moved without its stack goes to top level",
+    strict=True,
+)
+P_TAG_NEW = stateful_property(
+    "tag_new", "tags.create_tag", "a created tag is listed with the item's tags", R_TAG, paid=True
+)
+P_TAG_GONE = stateful_property(
+    "tag_gone", "tags.delete_tag", "a deleted tag is gone from the item's tags", R_TAG, paid=True
+)
+P_TAG_COUNT = stateful_property(
+    "tag_count", "tags.list_tags", "tag counts follow tagging, moves and deletions", R_TAG_COUNT, paid=True
+)
+P_COLL_TAGS = stateful_property(
+    "coll_tags",
+    "collections.list_collection_tags",
+    "a collection's tag counts follow its items",
+    R_TAG_COUNT,
+    paid=True,
+)
+P_COMMENT_NEW = stateful_property(
+    "comment_new", "comments.create_comment", "a created comment is listed", R_COMMENT
+)
+P_COMMENT_EDIT = stateful_property(
+    "comment_edit", "comments.update_comment", "an edited comment is listed with its new body", R_COMMENT
+)
+P_COMMENT_GONE = stateful_property(
+    "comment_gone", "comments.delete_comment", "a deleted comment is gone from the list", R_COMMENT
+)
+P_LIKE = stateful_property(
+    "like", "reactions.create_reaction", "a like counts in reactions_total_count", R_LIKE
+)
+P_UNLIKE = stateful_property("unlike", "reactions.delete_reaction", "a deleted like no longer counts", R_LIKE)
+P_SEARCH = stateful_property("search", "search.search", "a deleted item is no longer found", R_SEARCH)
+P_RUN = stateful_property(
+    "run", "items.create_item", "the stateful run completes", "spec 4: every operation answers as documented"
+)

@@ -4,7 +4,7 @@ the gate can land in CI before everything is fixed.
 The file is `csapi diff --accept`'s (openapi/diff/accept.py reads it, with the same rules): a YAML
 list, or a mapping with the list under `accept`; each entry names where (`operation`: an
 operationId, or "METHOD /path" of the document), what (`kind`: the check, by its registry id,
-e.g. `created_collection_reads_back`, or by the name its outcome shows, as the contract layer's
+e.g. `collection_create_fields_persist`, or by the name its outcome shows, as the contract layer's
 schemathesis checks are named: `positive_data_acceptance`), why (`reason`) and optionally until
 when (`expires`: YYYY-MM-DD)::
 

@@ -13,7 +13,7 @@ from . import COUNTER, DELETION, PERSISTENCE, Rule
 
 
 def _p(operation: str, subject: str, rule: str, source: str, *checks: str) -> Rule:
-    return Rule(PERSISTENCE, operation, subject, rule, source, checks)
+    return Rule(PERSISTENCE, operation, subject, rule, source, tuple(dict.fromkeys(checks)))
 
 
 def _d(operation: str, subject: str, rule: str, source: str, *checks: str) -> Rule:
@@ -60,11 +60,10 @@ ROWS: list[Rule] = [
     # ------------------------------------------------------------------ persistence: collections
     *[
         _p(op, f, _COLL_READS, _S_COLL, *checks)
-        for op, extra in ((_CC, ("created_collection_reads_back",)), (_UC, ("collection_update_persists",)))
+        for op in (_CC, _UC)
         for f, checks in (
-            ("name", (*extra, f"collection_{'create' if op == _CC else 'update'}_fields_persist")),
-            ("type", (*extra, f"collection_{'create' if op == _CC else 'update'}_fields_persist")),
-            ("description", (*extra, f"collection_{'create' if op == _CC else 'update'}_fields_persist")),
+            (name, (f"collection_{'create' if op == _CC else 'update'}_fields_persist",))
+            for name in ("name", "type", "description")
         )
     ],
     *[
@@ -140,7 +139,7 @@ ROWS: list[Rule] = [
             f,
             _ITEM_READS,
             _S_ITEM,
-            "created_item_reads_back",
+            "item_create_fields_persist",
             "item_create_fields_persist",
             "stateful_model.create",
         )
@@ -195,7 +194,7 @@ ROWS: list[Rule] = [
             f,
             _ITEM_READS,
             _S_ITEM,
-            "item_update_persists",
+            "item_update_fields_persist",
             "item_update_fields_persist",
             "stateful_model.update",
         )

@@ -13,8 +13,8 @@ STATEMENTS = [
     _s(
         "collections",
         "The service lets users organise content into collections.",
-        "created_collection_reads_back",
-        "created_item_reads_back",
+        "collection_create_fields_persist",
+        "item_create_fields_persist",
         "items_filters",
     ),
     _s(
@@ -46,7 +46,7 @@ STATEMENTS = [
         "comment_notify_stored",
         "deleted_reaction_everywhere",
         "created_tag_everywhere",
-        "created_item_reads_back",
+        "item_create_fields_persist",
     ),
     _s(
         "team-account",

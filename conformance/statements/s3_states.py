@@ -72,7 +72,7 @@ STATEMENTS = [
     _s(
         "type",
         "collection type any | PUT collection with type | none stated | type as sent",
-        "collection_update_persists",
+        "collection_update_fields_persist",
         "collection_update_fields_persist",
     ),
     _s(

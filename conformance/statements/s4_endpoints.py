@@ -120,8 +120,8 @@ STATEMENTS = [
         "Success status is 200, or 201 for creations (and for copy items).",
         STATUS,
         ACCEPTED,
-        "created_collection_reads_back",
-        "created_item_reads_back",
+        "collection_create_fields_persist",
+        "item_create_fields_persist",
         "copies",
         "likes_count",
     ),
@@ -175,7 +175,7 @@ STATEMENTS = [
         "create-collection",
         "Create a collection | POST /v1/collections | body below | 201, Collection",
         *_ANSWER,
-        "created_collection_reads_back",
+        "collection_create_fields_persist",
     ),
     _s(
         "4.1",
@@ -200,7 +200,7 @@ STATEMENTS = [
         "update-collection",
         "Update a collection | PUT /v1/collections/:collection_id | body below | 200, Collection",
         *_ANSWER,
-        "collection_update_persists",
+        "collection_update_fields_persist",
     ),
     _s(
         "4.1",
@@ -297,7 +297,7 @@ STATEMENTS = [
         "optional on update):",
         REJECTED,  # a create without name or type is refused
         ACCEPTED,  # an update with any of the fields is taken
-        "collection_update_persists",  # an update of three fields only
+        "collection_update_fields_persist",  # an update of three fields only
     ),
     _body((_CC, _UC), "4.1/collection-body.name", "name | String | title; required on create", REJECTED),
     _body(
@@ -410,7 +410,7 @@ STATEMENTS = [
         "create-item",
         "Create an item | POST /v1/collections/:collection_id/items | body below | 201, Item",
         *_ANSWER,
-        "created_item_reads_back",
+        "item_create_fields_persist",
         "stateful_model.create",
     ),
     _s(
@@ -435,7 +435,7 @@ STATEMENTS = [
         "Update an item | PUT /v1/items/:item_id | body below, all optional | 200, Item",
         *_ANSWER,
         ACCEPTED,
-        "item_update_persists",
+        "item_update_fields_persist",
         "stateful_model.update",
     ),
     _s(
@@ -526,7 +526,7 @@ STATEMENTS = [
         "content-by-type",
         "Content by item type: a link item sends a URL as content, a text item sends the text, a file item "
         "sends a file, a stack item sends only a name.",
-        "created_item_reads_back",  # a link item's URL, a text item's text
+        "item_create_fields_persist",  # a link item's URL, a text item's text
         "update_items_moves",  # a stack made with only a name
         "stack_children",
         reason="a file item: how a file is sent is not shown (spec 4.11), so no file is sent",

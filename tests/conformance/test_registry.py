@@ -35,7 +35,7 @@ def test_a_decorated_check_is_named_by_its_function():
 def test_a_second_check_with_the_same_id_is_refused(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(registry, "REGISTRY", list(REGISTRY))
     with pytest.raises(ValueError, match="two checks"):
-        check("behaviour", "items.get_item", "again")(by_id()["created_item_reads_back"].func)
+        check("behaviour", "items.get_item", "again")(by_id()["item_create_fields_persist"].func)
     with pytest.raises(ValueError, match="two checks"):
         declare("behaviour", "items.get_item", "again", "", id="stateful_model.create", recorded_by="x")
 

@@ -44,7 +44,14 @@ RECORDER = "stateful_model"  # the machine's check (behaviour/machine/machine.py
 
 
 def stateful_property(
-    short: str, operation: str, name: str, rule: str, *, strict: bool = False, paid: bool = False
+    short: str,
+    operation: str,
+    name: str,
+    rule: str = "",
+    *,
+    strict: bool = False,
+    paid: bool = False,
+    statements: tuple[str, ...] = (),
 ) -> Check:
     """Declare a property that the stateful machine checks and records; its id is stateful_model.<short>."""
     return declare(
@@ -56,6 +63,7 @@ def stateful_property(
         recorded_by=RECORDER,
         strict=strict,
         paid=paid,
+        statements=statements,
     )
 
 
@@ -65,12 +73,22 @@ R_PAGES = (
     "of entries"
 )
 
-P_ITEM_ONE = stateful_property("item_one", "items.get_item", "Get an item is an array of one", R_ONE)
+P_ITEM_ONE = stateful_property(
+    "item_one", "items.get_item", "Get an item is an array of one", R_ONE, statements=("4.2/get-item",)
+)
 P_COLL_ONE = stateful_property(
-    "collection_one", "collections.get_collection", "Get a collection is an array of one", R_ONE
+    "collection_one",
+    "collections.get_collection",
+    "Get a collection is an array of one",
+    R_ONE,
+    statements=("4.1/get-collection",),
 )
 P_PAGES = stateful_property(
-    "pages", "items.list_items", "pages partition the list (X-Total-Count, per_page)", R_PAGES
+    "pages",
+    "items.list_items",
+    "pages partition the list (X-Total-Count, per_page)",
+    R_PAGES,
+    statements=("4.2/list-items", "8/paging"),
 )
 
 

@@ -1,8 +1,10 @@
 """The checks of the suite: one declaration for every check, one `Check` type, one registry.
 
 A check names its layer, the operation it is about (an operationId of the document), what
-it checks, the spec rule it stands for, and a unique, stable `id` (the rule table names
-checks by it: `by_id()`). Two ways in, one family:
+it checks, the ids of the spec's statements it verifies (conformance/statements/: the inventory
+reads its checks from here, `statements.checks_of`), and a unique, stable `id`. Its rule (what
+its outcomes show) is the first of its statements, or its own `rule` for a choice of
+docs/design.md. Two ways in, one family:
 - `@check(...)` on a function: a check the runner runs (the id is the function's name);
 - `declare(...)`: a property that another check exercises and records outcomes for (the
   behaviour layer's state machine), named by `recorded_by`; the runner never runs it itself.
@@ -70,6 +72,7 @@ class Check:
     id: str = ""  # unique and stable: the rule table names checks by it
     recorded_by: str = ""  # a declared property: the id of the check that records its outcomes
     paid: bool = False  # needs the first --user on a paid plan (tags)
+    statements: tuple[str, ...] = ()  # ids of the spec's statements it verifies (conformance/statements/)
 
 
 REGISTRY: list[Check] = []
@@ -81,8 +84,29 @@ def register(entry: Check) -> Check:
         raise ValueError(f"a check without an id: {entry.layer} {entry.operation}: {entry.name}")
     if any(c.id == entry.id for c in REGISTRY):
         raise ValueError(f"two checks with the id {entry.id!r}")
+    if entry.statements:
+        from .statements import by_id as statements
+
+        unknown = [s for s in entry.statements if s not in statements()]
+        if unknown:
+            raise ValueError(f"{entry.id}: no statement {unknown} in conformance/statements/")
+        if not entry.rule:
+            entry = replace(entry, rule=rule_of(entry.statements))
     REGISTRY.append(entry)
     return entry
+
+
+def rule_of(statements: tuple[str, ...]) -> str:
+    """The rule a check shows (its outcomes, the report, JUnit) when it states none of its own: the
+    first statement it verifies, as the spec reads, and the ids of a few more."""
+    from .statements import by_id
+
+    first = by_id()[statements[0]]
+    rule = f"spec {first.section}: {first.text}"
+    more = statements[1:]
+    if more:
+        rule += f" (also {', '.join(more[:3])}{', ...' if len(more) > 3 else ''})"
+    return rule
 
 
 def check(
@@ -97,12 +121,27 @@ def check(
     records_own: bool = False,
     paid: bool = False,
     id: str | None = None,
+    statements: tuple[str, ...] = (),
 ) -> Callable[[Callable[[RunContext], None]], Callable[[RunContext], None]]:
     """Register the decorated function as a check the runner runs; its id is the function's name
-    unless `id` says otherwise (checks made in a loop)."""
+    unless `id` says otherwise (checks made in a loop). `statements`: the ids of the spec's
+    statements it verifies; its rule is the first of them unless `rule` says otherwise (a choice of
+    docs/design.md)."""
 
     def decorate(func: Callable[[RunContext], None]) -> Callable[[RunContext], None]:
-        entry = Check(layer, operation, name, rule, func, writes, strict, users, records_own, paid=paid)
+        entry = Check(
+            layer,
+            operation,
+            name,
+            rule,
+            func,
+            writes,
+            strict,
+            users,
+            records_own,
+            paid=paid,
+            statements=statements,
+        )
         register(replace(entry, id=id or func.__name__))
         return func
 
@@ -113,7 +152,7 @@ def declare(
     layer: str,
     operation: str,
     name: str,
-    rule: str,
+    rule: str = "",
     *,
     id: str,
     recorded_by: str,
@@ -121,6 +160,7 @@ def declare(
     strict: bool = False,
     users: int = 1,
     paid: bool = False,
+    statements: tuple[str, ...] = (),
 ) -> Check:
     """Register a property that the check `recorded_by` exercises and records (`record`).
 
@@ -139,6 +179,7 @@ def declare(
             id=id,
             recorded_by=recorded_by,
             paid=paid,
+            statements=statements,
         )
     )
 

@@ -50,7 +50,12 @@ def _shared_collection(ctx: RunContext, label: str) -> tuple[int, int]:
 
 
 @check(
-    LAYER, "collections.add_collaborator", "an added collaborator gains access", RULE_COLLABORATOR, users=2
+    LAYER,
+    "collections.add_collaborator",
+    "an added collaborator gains access",
+    RULE_COLLABORATOR,
+    users=2,
+    statements=("1/collection-owner-items-collaborators",),
 )
 def collaborator_gains_access(ctx: RunContext) -> None:
     stranger = stranger_of(ctx)
@@ -138,7 +143,14 @@ def _expect_permissions(exchange: Exchange, role: str, user: User, wanted: dict[
     expect(got == wanted, f"the {role}'s permissions should be {wanted}, got {got}", exchange)
 
 
-@check(LAYER, "collections.get_collection", "the owner's permissions object", RULE_PERMISSIONS, strict=True)
+@check(
+    LAYER,
+    "collections.get_collection",
+    "the owner's permissions object",
+    RULE_PERMISSIONS,
+    strict=True,
+    statements=("2.1/collection.permissions",),
+)
 def owner_permissions(ctx: RunContext) -> None:
     scene, owner = scene_of(ctx), owner_of(ctx)
     exchange = ctx.target.request("GET", f"/v1/collections/{scene.private}", user=owner)
@@ -152,6 +164,7 @@ def owner_permissions(ctx: RunContext) -> None:
     RULE_PERMISSIONS,
     strict=True,
     users=2,
+    statements=("2.1/collection.permissions",),
 )
 def collaborator_permissions(ctx: RunContext) -> None:
     stranger = stranger_of(ctx)
@@ -171,6 +184,7 @@ def collaborator_permissions(ctx: RunContext) -> None:
     RULE_PERMISSIONS,
     strict=True,
     users=2,
+    statements=("2.1/collection.permissions",),
 )
 def reader_permissions(ctx: RunContext) -> None:
     scene, stranger = scene_of(ctx), stranger_of(ctx)

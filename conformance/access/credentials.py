@@ -19,6 +19,7 @@ class _BadCredentials:
     key: str  # in the ids of its checks
     name: str
     rule: str
+    statements: tuple[str, ...]  # the spec's statements a refusal of it verifies
     users: int = 1
 
     def request(self, ctx: RunContext, method: str, path: str, json_body: Any = None) -> Exchange:
@@ -40,13 +41,13 @@ class _BadCredentials:
         return ctx.target.request(method, path, user=user, api_key=api_key, json_body=json_body)
 
 
-NO_KEY = _BadCredentials("no_key", "no API key", RULE_KEY)
-WRONG_KEY_CASE = _BadCredentials("wrong_key", "a wrong API key", RULE_KEY)
-NO_USER = _BadCredentials("no_user", "no user credentials", RULE_BASIC)
-WRONG_TOKEN_CASE = _BadCredentials("wrong_token", "a wrong token", RULE_BASIC)
-UNKNOWN_USER = _BadCredentials("unknown_user", "an unknown user id", RULE_BASIC)
+NO_KEY = _BadCredentials("no_key", "no API key", RULE_KEY, ("5.1",))
+WRONG_KEY_CASE = _BadCredentials("wrong_key", "a wrong API key", RULE_KEY, ("5.1",))
+NO_USER = _BadCredentials("no_user", "no user credentials", RULE_BASIC, ("5.3",))
+WRONG_TOKEN_CASE = _BadCredentials("wrong_token", "a wrong token", RULE_BASIC, ("5.3",))
+UNKNOWN_USER = _BadCredentials("unknown_user", "an unknown user id", RULE_BASIC, ("5.3",))
 OTHER_TOKEN = _BadCredentials(
-    "other_token", "another user's token", RULE_BASIC + " (a token is one user's)", users=2
+    "other_token", "another user's token", RULE_BASIC + " (a token is one user's)", ("5.3",), users=2
 )
 
 # A sample of operations: ping takes the key alone; the others need both credentials.
@@ -73,6 +74,9 @@ def _expect_401(ctx: RunContext, exchange: Exchange, what: str) -> None:
         expect(refused, f"{what}: expected a refusal (4xx), got {exchange.status}", exchange, kind)
 
 
+_PING = {("auth.ping", "no_key"): ("5.4",)}
+
+
 def _register_read_refusal(operation: str, path: str, case: _BadCredentials) -> None:
     @check(
         LAYER,
@@ -82,6 +86,8 @@ def _register_read_refusal(operation: str, path: str, case: _BadCredentials) -> 
         writes=False,
         users=case.users,
         id=f"refused_{case.key}_{operation.replace('.', '_')}",
+        # every request needs the headers (spec 4); ping takes the key alone (5.4)
+        statements=(*case.statements, "4/headers", *_PING.get((operation, case.key), ())),
     )
     def refused(ctx: RunContext) -> None:
         exchange = case.request(ctx, "GET", path)
@@ -96,6 +102,7 @@ def _register_write_refusal(case: _BadCredentials) -> None:
         case.rule,
         users=case.users,
         id=f"refused_{case.key}_collections_create_collection",
+        statements=(*case.statements, "4/headers"),
     )
     def refused(ctx: RunContext) -> None:
         body = {"name": ctx.target.name("refused"), "type": "private"}

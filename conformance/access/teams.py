@@ -61,7 +61,14 @@ def _restore_member(ctx: RunContext, team: _Team, user_id: int, kind: str | None
             return
 
 
-@check(LAYER, "teams.update_team", "a plain member cannot update the team", RULE_MANAGERS, users=2)
+@check(
+    LAYER,
+    "teams.update_team",
+    "a plain member cannot update the team",
+    RULE_MANAGERS,
+    users=2,
+    statements=("1/managers-only", "4.3/get-team", "4.3/update-team", "5.5"),
+)
 def member_cannot_update_team(ctx: RunContext) -> None:
     team = _team(ctx)
     path = f"/v1/teams/{team.id}"
@@ -82,7 +89,14 @@ def member_cannot_update_team(ctx: RunContext) -> None:
     expect_refused(ctx, exchange, f"update team {team.id}", team.member)
 
 
-@check(LAYER, "teams.add_team_member", "a plain member cannot add team members", RULE_MANAGERS, users=2)
+@check(
+    LAYER,
+    "teams.add_team_member",
+    "a plain member cannot add team members",
+    RULE_MANAGERS,
+    users=2,
+    statements=("1/managers-only", "4.3/add-team-member", "5.5"),
+)
 def member_cannot_add_member(ctx: RunContext) -> None:
     team = _team(ctx)
     # The member themself, already in the team with this kind: nothing to change if accepted.
@@ -98,7 +112,12 @@ def member_cannot_add_member(ctx: RunContext) -> None:
 
 
 @check(
-    LAYER, "teams.update_team_member", "a plain member cannot change a member's kind", RULE_MANAGERS, users=2
+    LAYER,
+    "teams.update_team_member",
+    "a plain member cannot change a member's kind",
+    RULE_MANAGERS,
+    users=2,
+    statements=("1/managers-only", "3/member-kind-change", "4.3/update-team-member", "5.5"),
 )
 def member_cannot_update_member(ctx: RunContext) -> None:
     team = _team(ctx)
@@ -111,7 +130,14 @@ def member_cannot_update_member(ctx: RunContext) -> None:
     expect_refused(ctx, exchange, f"change a member's kind in team {team.id}", team.member)
 
 
-@check(LAYER, "teams.remove_team_member", "a plain member cannot remove team members", RULE_MANAGERS, users=2)
+@check(
+    LAYER,
+    "teams.remove_team_member",
+    "a plain member cannot remove team members",
+    RULE_MANAGERS,
+    users=2,
+    statements=("1/managers-only", "4.3/remove-team-member", "5.5"),
+)
 def member_cannot_remove_member(ctx: RunContext) -> None:
     team = _team(ctx)
     # An account that is not a member (user 3, or the team itself): nothing to lose if accepted.

@@ -61,6 +61,7 @@ class Row:
     setup: Callable[[RunContext, Scene], Values] | None = None
     makes: tuple[str, str] | None = None  # (kind, "stranger" or "owner")
     after: Callable[[RunContext, Values], None] | None = None  # a read that the refusal changed nothing
+    statements: tuple[str, ...] = ()  # the spec's statements it verifies
 
 
 def _strangers_collection(ctx: RunContext, scene: Scene) -> Values:
@@ -96,6 +97,7 @@ SINGLE_REQUESTS: tuple[Row, ...] = (
         "/v1/collections/{private}",
         "private collection {private}",
         INVISIBLE,
+        statements=("3/collection-type",),
     ),
     Row(
         "private_item_hidden",
@@ -185,6 +187,7 @@ SINGLE_REQUESTS: tuple[Row, ...] = (
         "shareable item {shareable}",
         READABLE,
         thing="shareable",
+        statements=("2.2/item.shareable", "4.2/item-body.shareable"),
     ),
     Row(
         "public_collection_readable",
@@ -196,6 +199,7 @@ SINGLE_REQUESTS: tuple[Row, ...] = (
         "public collection {public}",
         READABLE,
         thing="public",
+        statements=("3/collection-type",),
     ),
     Row(
         "public_item_readable",
@@ -248,7 +252,7 @@ SINGLE_REQUESTS: tuple[Row, ...] = (
 
 
 def _register(row: Row) -> None:
-    @check(LAYER, row.operation, row.name, row.rule, users=2, id=row.id)
+    @check(LAYER, row.operation, row.name, row.rule, users=2, id=row.id, statements=row.statements)
     def visibility(ctx: RunContext) -> None:
         scene, stranger = scene_of(ctx), stranger_of(ctx)
         values = {**asdict(scene), **(row.setup(ctx, scene) if row.setup else {})}
@@ -297,6 +301,7 @@ class Listing:
     queries: Callable[[Scene, User], tuple[dict[str, Any], ...]] = lambda scene, owner: ({},)
     setup: Callable[[RunContext, Scene], Values] | None = None
     paged: bool = True  # else one request, which must answer 200 and an array
+    statements: tuple[str, ...] = ()  # the spec's statements it verifies
 
 
 def _leaked_items(scene: Scene, entries: list[Any]) -> list[Any]:
@@ -431,6 +436,7 @@ LISTINGS: tuple[Listing, ...] = (
         "shows",
         _feed_leaked,
         setup=_owner_feed_shows,
+        statements=("1/activity",),
     ),
     Listing(
         "private_tags_unlisted",
@@ -458,7 +464,7 @@ def _reads(
 
 
 def _register_listing(row: Listing) -> None:
-    @check(LAYER, row.operation, row.name, RULE_PRIVATE, users=2, id=row.id)
+    @check(LAYER, row.operation, row.name, RULE_PRIVATE, users=2, id=row.id, statements=row.statements)
     def unlisted(ctx: RunContext) -> None:
         scene, stranger, owner = scene_of(ctx), stranger_of(ctx), owner_of(ctx)
         values = {**asdict(scene), **(row.setup(ctx, scene) if row.setup else {})}

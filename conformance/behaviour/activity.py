@@ -24,7 +24,14 @@ from .common import R_FEED as R_CREATED
 # -- parameters: query parameters, paging and filters, and their effect on the answer
 
 
-@check(LAYER, "activity.list_activity", "count pages as per_page", R_COUNT, strict=True)
+@check(
+    LAYER,
+    "activity.list_activity",
+    "count pages as per_page",
+    R_COUNT,
+    strict=True,
+    statements=("4.10/activity.query",),
+)
 def activity_count_alias(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -44,7 +51,13 @@ def _feed_keys(s: Session, params: dict[str, Any]) -> tuple[list[tuple[Any, Any]
     ], total_count(exchange)
 
 
-@check(LAYER, "activity.list_activity", "page and per_page partition the feed", R_ACTIVITY)
+@check(
+    LAYER,
+    "activity.list_activity",
+    "page and per_page partition the feed",
+    R_ACTIVITY,
+    statements=("4/x-total-count", "4.10/activity", "4.10/activity.query", "8/paging"),
+)
 def activity_pages(ctx: RunContext) -> None:
     with session(ctx) as s:
         made = s.new_collection()
@@ -86,6 +99,7 @@ def _feed(s: Session, user: User | None = None) -> list[dict[str, Any]]:
     "what another user creates in a collection shared with the caller shows in the caller's feed",
     R_FEED,
     users=2,
+    statements=("1/activity",),
 )
 def activity_of_shared_collections(ctx: RunContext) -> None:
     other = ctx.settings.users[1]
@@ -113,6 +127,7 @@ def activity_of_shared_collections(ctx: RunContext) -> None:
     "a collection made in a team shows in the activity feed of the team's other member",
     R_FEED,
     users=2,
+    statements=("1/activity",),
 )
 def activity_of_team_collections(ctx: RunContext) -> None:
     team_id, _ = managed_team(ctx)
@@ -171,6 +186,7 @@ def _feed_total(s: Session, at_least: int | None = None) -> int:
     "activity.list_activity",
     "what is created shows in the activity feed and its total",
     R_CREATED,
+    statements=("1/activity", "2.12/activity-entry", "4/x-total-count", "4.10/activity"),
 )
 def activity_follows_creation(ctx: RunContext) -> None:
     with session(ctx) as s:

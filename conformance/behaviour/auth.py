@@ -16,7 +16,9 @@ R_PING = (
 
 
 # ---------------------------------------------------------------------- docs/design.md: codes
-@check(LAYER, "auth.ping", "ping says code pong", R_PING, writes=False, strict=True)
+@check(
+    LAYER, "auth.ping", "ping says code pong", R_PING, writes=False, strict=True, statements=("5.4", "5.6")
+)
 def ping_says_pong(ctx: RunContext) -> None:
     with session(ctx) as s:
         says(s, ctx.target.request("GET", "/v1/ping", user=False), 200, "pong", "GET /v1/ping")
@@ -29,6 +31,7 @@ def ping_says_pong(ctx: RunContext) -> None:
     R_PING,
     writes=False,
     strict=True,
+    statements=("5.3/auth-endpoint", "5.6"),
 )
 def auth_refusals_worded(ctx: RunContext) -> None:
     with session(ctx) as s:

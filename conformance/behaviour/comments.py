@@ -28,6 +28,7 @@ from .common import (
     "comments.update_comment",
     "an update keeps created_at and moves updated_at",
     f"{R_TIMES}; spec 2.3 Comment, 4.5 Update a comment",
+    statements=("2.3/comment.created_at",),
 )
 def comment_timestamps_on_update(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -65,7 +66,13 @@ def _comment_body(s: Session, item_id: int, comment_id: int) -> Any:
     return listed.get("body") if listed else None
 
 
-@check(LAYER, "comments.update_comment", "an edited comment is listed and found with its new body", R_COMMENT)
+@check(
+    LAYER,
+    "comments.update_comment",
+    "an edited comment is listed and found with its new body",
+    R_COMMENT,
+    statements=("2.3/comment.body", "4.5/list-comments", "4.5/update-comment"),
+)
 def comment_update_persists(ctx: RunContext) -> None:
     with session(ctx) as s:
         item = s.add_item(s.new_collection()["id"])
@@ -85,7 +92,11 @@ def comment_update_persists(ctx: RunContext) -> None:
 
 
 @check(
-    LAYER, "comments.create_comment", "a comment made with notify is stored and shown on its item", R_NOTIFY
+    LAYER,
+    "comments.create_comment",
+    "a comment made with notify is stored and shown on its item",
+    R_NOTIFY,
+    statements=("1/item-parts", "2.2/item.comments", "2.3/comment.body", "4.5/create-comment"),
 )
 def comment_notify_stored(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -116,6 +127,7 @@ R_COMMENT_GONE = "spec 4.5 Delete a comment; spec 2.2 an item's comments; " + R_
     "comments.delete_comment",
     "a deleted comment is gone from the list, its item, search and activity",
     R_COMMENT_GONE,
+    statements=("2.2/item.comments", "4.5/delete-comment"),
 )
 def deleted_comment_everywhere(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -145,7 +157,19 @@ def deleted_comment_everywhere(ctx: RunContext) -> None:
 # -- wording: fixed codes and messages
 
 
-@check(LAYER, "comments.delete_comment", "Delete a comment says code deleted", R_DELETED)
+@check(
+    LAYER,
+    "comments.delete_comment",
+    "Delete a comment says code deleted",
+    R_DELETED,
+    statements=(
+        "2.13/message.returned-by",
+        "2.13/message.fields",
+        "2.13/message.codes",
+        "4/delete-answer",
+        "4.5/delete-comment",
+    ),
+)
 def delete_comment_says_deleted(ctx: RunContext) -> None:
     with session(ctx) as s:
         item = s.add_item(s.new_collection()["id"])

@@ -41,7 +41,20 @@ def _available(s: Session, address: str) -> bool:
 R_EMAIL = "spec 4.7 Create an email address; spec 2.9 include=emails; spec 4.4 Get email availability"
 
 
-@check(LAYER, "emails.create_email_address", "a new address is listed, included and taken", R_EMAIL)
+@check(
+    LAYER,
+    "emails.create_email_address",
+    "a new address is listed, included and taken",
+    R_EMAIL,
+    statements=(
+        "1/emails",
+        "2.9/include",
+        "2.10/email",
+        "4.7/list-emails",
+        "4.7/create-email",
+        "4.7/current-user",
+    ),
+)
 def email_created_listed(ctx: RunContext) -> None:
     with session(ctx) as s:
         address, made = _address(s)
@@ -75,6 +88,7 @@ R_EMAIL_GONE = "spec 4.7 Delete an email address; spec 4.4 Get email availabilit
     "emails.delete_email_address",
     "a deleted address is gone from the list and include=emails (--strict: and available again)",
     R_EMAIL_GONE,
+    statements=("1/emails", "4.4/email-availability", "4.7/delete-email", "4.7/current-user"),
 )
 def email_deleted_gone(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -107,7 +121,19 @@ def email_deleted_gone(ctx: RunContext) -> None:
 # -- wording: fixed codes and messages
 
 
-@check(LAYER, "emails.delete_email_address", "Delete an email address says code deleted", R_DELETED)
+@check(
+    LAYER,
+    "emails.delete_email_address",
+    "Delete an email address says code deleted",
+    R_DELETED,
+    statements=(
+        "2.13/message.returned-by",
+        "2.13/message.fields",
+        "2.13/message.codes",
+        "4/delete-answer",
+        "4.7/delete-email",
+    ),
+)
 def delete_email_says_deleted(ctx: RunContext) -> None:
     with session(ctx) as s:
         address = unused_address(s)

@@ -19,6 +19,7 @@ R_REACTION_GONE = "spec 4.6 Delete a reaction; spec 2.2 an item's reactions; " +
     "reactions.delete_reaction",
     "a deleted like is gone from its item and the activity feed",
     R_REACTION_GONE,
+    statements=("1/item-parts", "2.2/item.reactions", "4.6/delete-reaction"),
 )
 def deleted_reaction_everywhere(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -41,7 +42,21 @@ def deleted_reaction_everywhere(ctx: RunContext) -> None:
 # -- counters and feeds: the events that move them
 
 
-@check(LAYER, "reactions.create_reaction", "reactions_total_count follows likes", R_LIKE)
+@check(
+    LAYER,
+    "reactions.create_reaction",
+    "reactions_total_count follows likes",
+    R_LIKE,
+    statements=(
+        "1/reaction-like",
+        "2.2/item.reactions_total_count",
+        "2.4/reaction.id",
+        "4/success-status",
+        "4.6/list-reactions",
+        "4.6/create-reaction",
+        "4.6/delete-reaction",
+    ),
+)
 def likes_count(ctx: RunContext) -> None:
     with session(ctx) as s:
         item = s.add_item(s.new_collection()["id"])
@@ -73,7 +88,19 @@ def likes_count(ctx: RunContext) -> None:
 # -- wording: fixed codes and messages
 
 
-@check(LAYER, "reactions.delete_reaction", "Delete a reaction says code deleted", R_DELETED)
+@check(
+    LAYER,
+    "reactions.delete_reaction",
+    "Delete a reaction says code deleted",
+    R_DELETED,
+    statements=(
+        "2.13/message.returned-by",
+        "2.13/message.fields",
+        "2.13/message.codes",
+        "4/delete-answer",
+        "4.6/delete-reaction",
+    ),
+)
 def delete_reaction_says_deleted(ctx: RunContext) -> None:
     with session(ctx) as s:
         item = s.add_item(s.new_collection()["id"])

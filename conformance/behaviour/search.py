@@ -90,6 +90,21 @@ def _world(s: Session, token: str) -> tuple[dict[str, tuple[str, Any]], str | No
     "search.search",
     "q, type, owned, owner_id, tags, ll, radius and paging narrow the results",
     R_SEARCH_PARAMS,
+    statements=(
+        "1/search",
+        "2.11/search-result",
+        "4.9/without-type",
+        "4.9/search.q",
+        "4.9/search.tags",
+        "4.9/search.owned",
+        "4.9/search.owner_id",
+        "4.9/search.ll",
+        "4.9/search.radius",
+        "4.9/search.page",
+        "4.9/search.per_page",
+        "4.9/search.type",
+        "8/paging",
+    ),
 )
 def search_filters(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -149,6 +164,7 @@ def _found(s: Session, params: dict[str, Any], ours: set[int]) -> set[int]:
     "q and tags together: the results match the term and have the tags",
     R_BOTH,
     paid=True,
+    statements=("4.9/search.q", "4.9/search.tags"),
 )
 def search_q_and_tags_both_apply(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -182,7 +198,14 @@ def search_q_and_tags_both_apply(ctx: RunContext) -> None:
 R_SEARCH_BODY = "spec 4.9 Search: q required if tags is absent, tags required if q is absent"
 
 
-@check(LAYER, "search.search", "a search with neither q nor tags is refused", R_SEARCH_BODY, writes=False)
+@check(
+    LAYER,
+    "search.search",
+    "a search with neither q nor tags is refused",
+    R_SEARCH_BODY,
+    writes=False,
+    statements=("4.9/search.q", "4.9/search.tags"),
+)
 def search_needs_q_or_tags(ctx: RunContext) -> None:
     with session(ctx) as s:
         params: dict[str, Any]
@@ -194,7 +217,9 @@ def search_needs_q_or_tags(ctx: RunContext) -> None:
 # -- deletion: where a deleted thing must disappear
 
 
-@check(LAYER, "search.search", "a deleted item is no longer found", R_SEARCH_MODEL)
+@check(
+    LAYER, "search.search", "a deleted item is no longer found", R_SEARCH_MODEL, statements=("4.9/search.q",)
+)
 def deleted_item_not_found(ctx: RunContext) -> None:
     with session(ctx) as s:
         item = s.add_item(s.new_collection()["id"])
@@ -218,6 +243,7 @@ def deleted_item_not_found(ctx: RunContext) -> None:
     "search.search",
     "X-Total-Count of search follows creation and deletion",
     R_SEARCH + "; " + R_TOTALS,
+    statements=("1/search", "4/x-total-count", "4.9/search"),
 )
 def search_total_follows(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -34,7 +34,20 @@ R_TAG = "spec 4.8 Create a tag; spec 4.2 List item tags, List items tags; spec 2
 
 
 @check(
-    LAYER, "tags.create_tag", "a created tag shows on its item, in lists, counts, filters and search", R_TAG
+    LAYER,
+    "tags.create_tag",
+    "a created tag shows on its item, in lists, counts, filters and search",
+    R_TAG,
+    statements=(
+        "1/item-parts",
+        "1/tags",
+        "2.2/item.tags",
+        "2.5/tag-counts",
+        "2.5/item-tags",
+        "4.1/list-collection-tags",
+        "4.2/list-item-tags",
+        "4.8/create-tag",
+    ),
 )
 def created_tag_everywhere(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -123,6 +136,7 @@ def _counted(s: Session, name: str) -> Any:
     R_ACROSS,
     users=2,
     paid=True,
+    statements=("1/tags", "4.8/list-tags"),
 )
 def tags_listed_across_shared_collections(ctx: RunContext) -> None:
     users = ctx.settings.users
@@ -190,6 +204,7 @@ R_TAG_GONE = "spec 4.8 Delete a tag; spec 4.2 List item tags, List items tags; s
     "tags.delete_tag",
     "a deleted tag is gone from its item, the tag lists, the tags filter and search",
     R_TAG_GONE,
+    statements=("4.8/delete-tag",),
 )
 def deleted_tag_everywhere(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -230,7 +245,13 @@ def deleted_tag_everywhere(ctx: RunContext) -> None:
 # -- counters and feeds: the events that move them
 
 
-@check(LAYER, "tags.list_tags", "tag counts follow tagging and deletions", R_TAG_COUNT)
+@check(
+    LAYER,
+    "tags.list_tags",
+    "tag counts follow tagging and deletions",
+    R_TAG_COUNT,
+    statements=("1/tags", "2.5/tag-counts", "4.1/list-collection-tags", "4.8/list-tags"),
+)
 def tag_counts(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -271,7 +292,19 @@ def tag_counts(ctx: RunContext) -> None:
 # -- wording: fixed codes and messages
 
 
-@check(LAYER, "tags.delete_tag", "Delete a tag says code deleted", R_DELETED)
+@check(
+    LAYER,
+    "tags.delete_tag",
+    "Delete a tag says code deleted",
+    R_DELETED,
+    statements=(
+        "2.13/message.returned-by",
+        "2.13/message.fields",
+        "2.13/message.codes",
+        "4/delete-answer",
+        "4.8/delete-tag",
+    ),
+)
 def delete_tag_says_deleted(ctx: RunContext) -> None:
     with session(ctx) as s:
         item = s.add_item(s.new_collection()["id"])

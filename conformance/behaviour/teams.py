@@ -44,7 +44,23 @@ def _team_changes(s: Session, team: dict[str, Any], word: str) -> dict[str, Any]
     }
 
 
-@check(LAYER, "teams.update_team", "every field of a team update persists (get, list teams)", R_TEAM)
+@check(
+    LAYER,
+    "teams.update_team",
+    "every field of a team update persists (get, list teams)",
+    R_TEAM,
+    statements=(
+        "1/team-account",
+        "2.6/team.name",
+        "2.6/team.custom_domain",
+        "2.6/team.billing_email",
+        "2.6/team-detail",
+        "4.3/get-team",
+        "4.3/update-team",
+        "4.3/update-team.body",
+        "5.5",
+    ),
+)
 def team_update_persists(ctx: RunContext) -> None:
     team_id, team = managed_team(ctx)
     with session(ctx) as s:
@@ -73,6 +89,7 @@ R_MEMBER_BODY = "spec 4.3 Add team member: id required if email is absent, email
     "teams.add_team_member",
     "a team member body with neither id nor email is refused",
     R_MEMBER_BODY,
+    statements=("4.3/add-team-member.body",),
 )
 def team_member_body_needs_id_or_email(ctx: RunContext) -> None:
     team_id, _ = managed_team(ctx)
@@ -96,6 +113,7 @@ R_ANY_USER = "spec 4.3: List teams, Get a team and List team members are for any
     R_ANY_USER,
     users=2,
     writes=False,
+    statements=("4.3/list-teams", "4.3/get-team", "4.3/list-team-members"),
 )
 def team_reads_for_plain_members(ctx: RunContext) -> None:
     team_id, _ = managed_team(ctx)
@@ -173,7 +191,24 @@ def _remove(s: Session, team_id: int, user: User) -> None:
 
 
 @check(
-    LAYER, "teams.add_team_member", "a member added by email or id is stored with its kind", R_MEMBER, users=3
+    LAYER,
+    "teams.add_team_member",
+    "a member added by email or id is stored with its kind",
+    R_MEMBER,
+    users=3,
+    statements=(
+        "1/team-kinds",
+        "2.6/team.user_kind",
+        "2.7/team-member",
+        "2.9/include",
+        "3/member-kind",
+        "4.3/list-teams",
+        "4.3/list-team-members",
+        "4.3/add-team-member",
+        "4.3/add-team-member.body",
+        "4.3/add-team-member.sample",
+        "5.5",
+    ),
 )
 def team_member_added(ctx: RunContext) -> None:
     team_id, _ = managed_team(ctx)
@@ -194,6 +229,7 @@ def team_member_added(ctx: RunContext) -> None:
     "a removed member is gone from the members, the team and the user's teams",
     R_REMOVED,
     users=3,
+    statements=("2.6/team-detail", "4.3/list-team-members", "4.3/remove-team-member", "5.5"),
 )
 def team_member_removed(ctx: RunContext) -> None:
     team_id, _ = managed_team(ctx)
@@ -225,7 +261,24 @@ R_KIND = "spec 3: member kind user or manager -> PUT team member with kind -> ki
 
 
 @check(
-    LAYER, "teams.update_team_member", "a member's new kind is stored (members, teams, team)", R_KIND, users=2
+    LAYER,
+    "teams.update_team_member",
+    "a member's new kind is stored (members, teams, team)",
+    R_KIND,
+    users=2,
+    statements=(
+        "1/team-kinds",
+        "2.6/team.user_kind",
+        "2.6/team-detail",
+        "2.7/team-member",
+        "3/member-kind",
+        "3/member-kind-change",
+        "4.3/list-teams",
+        "4.3/get-team",
+        "4.3/update-team-member",
+        "4.3/update-team-member.body",
+        "5.5",
+    ),
 )
 def team_member_kind_persists(ctx: RunContext) -> None:
     team_id, _ = managed_team(ctx)
@@ -268,7 +321,20 @@ def team_member_kind_persists(ctx: RunContext) -> None:
 # -- wording: fixed codes and messages
 
 
-@check(LAYER, "teams.remove_team_member", "Remove team member says code deleted", R_DELETED, users=2)
+@check(
+    LAYER,
+    "teams.remove_team_member",
+    "Remove team member says code deleted",
+    R_DELETED,
+    users=2,
+    statements=(
+        "2.13/message.returned-by",
+        "2.13/message.fields",
+        "2.13/message.codes",
+        "4/delete-answer",
+        "4.3/remove-team-member",
+    ),
+)
 def remove_member_says_deleted(ctx: RunContext) -> None:
     team, target = ctx.settings.team_id, ctx.target
     if team is None:

@@ -35,6 +35,13 @@ PAID_USER = ("custom_domain",)
     "users.update_current_user",
     "name, username, email and custom_domain persist (me, a collection's owner data, emails)",
     R_ME,
+    statements=(
+        "2.1/collection.user_name",
+        "2.1/collection.custom_domain",
+        "2.9/current-user",
+        "4.4/update-current-user",
+        "4.4/update-current-user.body",
+    ),
 )
 def current_user_update_persists(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -108,7 +115,13 @@ R_AVAILABLE = (
 )
 
 
-@check(LAYER, "users.get_current_user", "include=emails, teams, teams_total_count add them", R_INCLUDE)
+@check(
+    LAYER,
+    "users.get_current_user",
+    "include=emails, teams, teams_total_count add them",
+    R_INCLUDE,
+    statements=("2.9/include", "4.4/get-current-user"),
+)
 def current_user_includes(ctx: RunContext) -> None:
     with session(ctx) as s:
         address = unused_address(s)
@@ -161,6 +174,7 @@ def _available(s: Session, path: str, name: str, value: str, code: str, taken: s
     "an unused address is available, the caller's is not",
     R_AVAILABLE,
     writes=False,
+    statements=("2.13/message.returned-by", "2.13/message.codes", "4.4/email-availability"),
 )
 def email_availability(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -174,6 +188,7 @@ def email_availability(ctx: RunContext) -> None:
     "an unused username is available, the caller's is not",
     R_AVAILABLE,
     writes=False,
+    statements=("2.13/message.returned-by", "2.13/message.codes", "4.4/username-availability"),
 )
 def username_availability(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -234,6 +249,7 @@ def _shaped_as(s: Session, found: dict[str, Any], user: User, whose: User) -> No
     "contacts are the team members and the users one shares collections with",
     R_CONTACTS,
     users=3,
+    statements=("2.9/contacts", "4.4/list-contacts"),
 )
 def contacts_are_sharers(ctx: RunContext) -> None:
     first, second, third = ctx.settings.users[:3]

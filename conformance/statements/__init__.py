@@ -1,11 +1,16 @@
-"""The spec's statements, each mapped to the checks that verify it (issue 22, item 2).
+"""The spec's statements, each with the checks that verify it (issue 22, items 2 and 3).
 
 An inventory of spec/api-spec.md, sections 1-5 and 8 (4.11, the notes, included): every sentence
 of prose or of a bullet, and every table row but the header, as a `Statement`: a stable `id`,
 the `section` it is in, its `text` as the spec reads (whitespace collapsed; a table row is its
-cells joined with " | ", trailing empty cells dropped), and either the `checks` that verify it
-or the `reason` it cannot be checked from outside over HTTP, or both when only a part can be
-(the reason then says which part is not checked).
+cells joined with " | ", trailing empty cells dropped), and either checks that verify it or the
+`reason` it cannot be checked from outside over HTTP, or both when only a part can be (the
+reason then says which part is not checked).
+
+The mapping is written once, at the check: a check declares the ids of the statements it
+verifies (`@check(..., statements=(...))`, registry.Check.statements), and `checks_of(statement)`
+(`Statement.checks`) reads them from the registry. What the contract layer's schemathesis checks
+judge against the document is written here (`contract`), as those are no checks of this suite.
 
 tests/conformance/test_statements.py reads the spec copy itself at test time and fails when a
 statement of the spec has no entry here (matched by section and text: a row that occurs twice in
@@ -14,7 +19,7 @@ no longer in the spec, when an entry has neither checks nor a reason, or when it
 that is not registered.
 
 How checks are named:
-- a registry id (`registry.by_id()`, the same ids conformance/rules/ names);
+- a registry id (`registry.by_id()`), of the checks that declare the statement;
 - `contract:<name>` for what the contract layer's schemathesis checks judge against the
   document (conformance/contract/data.py RULES: `contract:response_schema_conformance` for a
   field's type, nullability, format and values, `contract:status_code_conformance` for a
@@ -22,10 +27,12 @@ How checks are named:
   one registered check, `contract`, that records its outcomes under those names; declaring each
   as a registry entry of its own (`contract.<name>`, recorded_by "contract") would break
   tests/conformance/test_contract.py's "the layer is registered as one check", so the inventory
-  names the one check and the outcome it records instead, and the test checks both parts;
-- a parameter, body-field or deletion row of section 4 takes the checks of its rule rows
-  (conformance/rules/, `rule_checks`), so the two tables cannot drift apart; the statement is
-  still listed here, one entry per row.
+  names the one check and the outcome it records instead, and the test checks both parts.
+
+A query-parameter or body-field row of section 4 also names the `operations` it belongs to and
+its `subjects` (the parameters or fields of its first cell): tests/conformance/test_rules.py
+reads the document and fails when a query parameter or a writable field has no statement with
+checks.
 
 A "not shown" sentence sets no rule: conform accepts any answer there (NOT_SHOWN); where a
 check judges docs/design.md's choice for the gap with --strict, the entry names it too.
@@ -40,16 +47,30 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 
-from ..rules import rows
-
 
 @dataclass(frozen=True)
 class Statement:
     id: str  # stable: "2.1/collection.sort_by", "4.1/update-items-order.order", "5.4"
     section: str  # the spec's section number: "2.1", "4.11"
     text: str  # as the spec reads, whitespace collapsed; a table row's cells joined with " | "
-    checks: tuple[str, ...] = ()  # registry ids, or contract:<schemathesis check>
+    contract: tuple[str, ...] = ()  # contract:<schemathesis check>, the outcomes that judge it
     reason: str = ""  # why (a part of) it cannot be checked from outside over HTTP
+    operations: tuple[str, ...] = ()  # a parameter or body row: the operationIds it belongs to
+    subjects: tuple[str, ...] = ()  # a parameter or body row: the parameters or fields it names
+
+    @property
+    def checks(self) -> tuple[str, ...]:
+        return checks_of(self)
+
+
+def checks_of(statement: Statement) -> tuple[str, ...]:
+    """The contract outcomes that judge the statement, then the ids of the registered checks that
+    declare it (every layer is imported first, so the registry is whole)."""
+    from ..registry import LAYERS, REGISTRY
+
+    for layer in LAYERS:
+        importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.{layer}")
+    return statement.contract + tuple(c.id for c in REGISTRY if statement.id in c.statements)
 
 
 # -- the contract layer's outcomes (conformance/contract/data.py RULES), as statements name them
@@ -75,23 +96,29 @@ SHOWN_BY_CLIENTS = "what a client shows (labels hidden in lists) is not observab
 
 
 def statement(
-    section: str, slug: str, text: str, *checks: str, reason: str = "", sid: str | None = None
+    section: str,
+    slug: str,
+    text: str,
+    *contract: str,
+    reason: str = "",
+    sid: str | None = None,
+    operations: tuple[str, ...] = (),
+    subjects: tuple[str, ...] = (),
 ) -> Statement:
-    """An entry of section `section`; its id is "<section>/<slug>" (or `sid`)."""
+    """An entry of section `section`; its id is "<section>/<slug>" (or `sid`); `contract`: the
+    contract layer's outcomes (contract:<name>) that judge it."""
+    unknown = [c for c in contract if not c.startswith(f"{CONTRACT}:")]
+    if unknown:
+        raise ValueError(f"{section}/{slug}: {unknown}: a check declares its statements (statements=)")
     return Statement(
-        sid or f"{section}/{slug}", section, " ".join(text.split()), tuple(dict.fromkeys(checks)), reason
+        sid or f"{section}/{slug}",
+        section,
+        " ".join(text.split()),
+        tuple(dict.fromkeys(contract)),
+        reason,
+        operations,
+        subjects,
     )
-
-
-def rule_checks(family: str, operation: str, subject: str) -> tuple[str, ...]:
-    """The checks of the rule rows (conformance/rules/) of that family and operation whose subject
-    is `subject`, alone or with a value (`include=items`) or a note (`collection_id (order)`);
-    () when there is none, which the test reports as an entry without checks."""
-    found: dict[str, None] = {}
-    for row in rows(family, operation):
-        if row.subject == subject or row.subject.startswith((f"{subject}=", f"{subject} ")):
-            found.update(dict.fromkeys(row.checks))
-    return tuple(found)
 
 
 STATEMENTS: list[Statement] = []

@@ -28,6 +28,7 @@ from ..common import R_TOTALS, counted, shared_collection
     "collections.get_collections_count",
     "counts follow creation, archiving and deletion",
     "spec 4.1 Get collections count; spec 3: archived=true (paid)",
+    statements=("3/archive", "4.1/get-collections-count"),
 )
 def collection_counts_follow(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -65,6 +66,15 @@ def collection_counts_follow(ctx: RunContext) -> None:
     "users_total_count follows collaborators",
     "spec 4.1 Add / Remove a collaborator; spec 2.1 users_total_count",
     users=2,
+    statements=(
+        "1/collection-owner-items-collaborators",
+        "2.1/collection.users_total_count",
+        "2.8/collaborator",
+        "4.1/list-collaborators",
+        "4.1/add-collaborator",
+        "4.1/remove-collaborator",
+        "4.1/add-collaborator.body",
+    ),
 )
 def collaborators_count(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -168,6 +178,7 @@ def _wrong(reading: Reading, want: dict[str, set[int]]) -> list[str]:
     "collections.get_collections_count",
     "each count counts its list's set; moves move exactly the matching counts",
     R_COUNTS_SET,
+    statements=("4.1/get-collections-count",),
 )
 def collections_count_sets(ctx: RunContext) -> None:
     keys = (*KEYS, "total") if ctx.settings.strict else KEYS
@@ -242,6 +253,7 @@ def moved_keeping(
     "collections.get_collections_count",
     "active and highlighted counts follow creation and highlighting",
     R_COUNTS,
+    statements=("3/highlight", "4.1/get-collections-count"),
 )
 def collection_counts_flags(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -271,7 +283,13 @@ def collection_counts_flags(ctx: RunContext) -> None:
             )
 
 
-@check(LAYER, "collections.list_collections", "X-Total-Count follows creation and deletion", R_TOTALS)
+@check(
+    LAYER,
+    "collections.list_collections",
+    "X-Total-Count follows creation and deletion",
+    R_TOTALS,
+    statements=("4/x-total-count", "4.1/list-collections"),
+)
 def collections_total_follows(ctx: RunContext) -> None:
     with session(ctx) as s:
         word = unique(s)

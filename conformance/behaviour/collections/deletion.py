@@ -28,6 +28,7 @@ from .common import collection_ids
     "collections.delete_collection",
     "a deleted collection is gone from get, lists and counts",
     "spec 4.1 Delete a collection (200, message deleted); Get collections count",
+    statements=("4.1/delete-collection",),
 )
 def deleted_collection_is_gone(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -108,6 +109,7 @@ def _not_served(s: Session, path: str, what: str) -> None:
     "collections.delete_items",
     "deleted items are gone from get, lists, counts, include and search",
     R_DELETE_ITEMS,
+    statements=("4.1/delete-items", "4.1/delete-items.items", "4.11/note-a"),
 )
 def delete_items_gone(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -150,6 +152,7 @@ def delete_items_gone(ctx: RunContext) -> None:
     "collections.delete_collection",
     "a deleted collection and its items are gone from search, List items and activity",
     R_COLLECTION_GONE,
+    statements=("1/activity",),
 )
 def deleted_collection_everywhere(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -12,7 +12,23 @@ from ..common import moved_keeping, new_tagged_item
 from ..machine.properties import R_ORDER, R_UPDATE_ITEMS
 
 
-@check(LAYER, "collections.update_items", "update items order sets the positions asked", R_ORDER)
+@check(
+    LAYER,
+    "collections.update_items",
+    "update items order sets the positions asked",
+    R_ORDER,
+    statements=(
+        "2.1/collection.sort_by",
+        "2.2/item.sort",
+        "4/shared-path",
+        "4.1/update-items-order",
+        "4.1/collection-body.sort_by",
+        "4.1/update-items-order.order",
+        "4.2/list-items.collection_id",
+        "4.2/item-body.sort",
+        "4.11/note-a",
+    ),
+)
 def items_order(ctx: RunContext) -> None:
     with session(ctx) as s:
         data = s.new_collection()
@@ -41,6 +57,17 @@ def items_order(ctx: RunContext) -> None:
     "collections.update_items",
     "update items moves items and stacks them into a stack",
     R_UPDATE_ITEMS,
+    statements=(
+        "3/move",
+        "3/stack",
+        "4/shared-path",
+        "4.1/update-items",
+        "4.1/update-items.items",
+        "4.1/update-items.collection_id",
+        "4.1/update-items.parent_id",
+        "4.2/content-by-type",
+        "4.11/note-a",
+    ),
 )
 def update_items_moves(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -77,7 +104,13 @@ def update_items_moves(ctx: RunContext) -> None:
         s.expect(kids == [item["id"]], f"the stack's include=stack_items lists {kids}", kind=NotStored)
 
 
-@check(LAYER, "collections.update_items", "update items with tags adds the tags", R_UPDATE_ITEMS)
+@check(
+    LAYER,
+    "collections.update_items",
+    "update items with tags adds the tags",
+    R_UPDATE_ITEMS,
+    statements=("4/shared-path", "4.1/update-items", "4.1/update-items.items", "4.1/update-items.tags"),
+)
 def update_items_tags(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]

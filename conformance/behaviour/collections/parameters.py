@@ -21,6 +21,14 @@ from .common import collection_ids
     "collections.list_collections",
     "archived collections are listed under status=archived",
     "spec 3: PUT collection with archived=true (paid): the collection is listed under status archived",
+    statements=(
+        "2.1/collection.archived",
+        "3/status-filter",
+        "3/archive",
+        "3/unarchive",
+        "4.1/list-collections.status",
+        "4.1/collection-body.archived",
+    ),
 )
 def archived_are_listed(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -52,7 +60,20 @@ def archived_are_listed(ctx: RunContext) -> None:
         )
 
 
-@check(LAYER, "collections.list_collections", "pages partition the list (X-Total-Count, per_page)", R_PAGES)
+@check(
+    LAYER,
+    "collections.list_collections",
+    "pages partition the list (X-Total-Count, per_page)",
+    R_PAGES,
+    statements=(
+        "2/lists",
+        "4/x-total-count",
+        "4.1/list-collections",
+        "4.1/list-collections.page",
+        "4.1/list-collections.per_page",
+        "8/paging",
+    ),
+)
 def collections_pages(ctx: RunContext) -> None:
     with session(ctx) as s:
         for _ in range(3):
@@ -67,6 +88,7 @@ def collections_pages(ctx: RunContext) -> None:
     "collections.list_collections",
     "owned and q filter the list",
     "spec 4.1 List collections query: owned, q",
+    statements=("4.1/list-collections.owned", "4.1/list-collections.q"),
 )
 def collections_filters(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -129,7 +151,14 @@ def listed_ids(s: Session, params: dict[str, Any]) -> list[Any]:
     return ids_of(s.listing("/v1/collections", params))
 
 
-@check(LAYER, _LC, "owner_id keeps the collections of that owner", R_OWNER, users=2)
+@check(
+    LAYER,
+    _LC,
+    "owner_id keeps the collections of that owner",
+    R_OWNER,
+    users=2,
+    statements=("2.1/collection.user_id", "4.1/list-collections.owner_id"),
+)
 def collections_owner_filter(ctx: RunContext) -> None:
     other = ctx.settings.users[1]
     with session(ctx) as s, shared_by(s, other) as theirs:
@@ -147,7 +176,13 @@ def collections_owner_filter(ctx: RunContext) -> None:
                 honoured(s, kept in ids_of(found), f"owner_id={owner} does not list {kept}, which it owns")
 
 
-@check(LAYER, _LC, "status keeps active, archived or highlighted collections", R_STATUS)
+@check(
+    LAYER,
+    _LC,
+    "status keeps active, archived or highlighted collections",
+    R_STATUS,
+    statements=("2.1/collection.highlighted", "3/status-filter", "3/archive", "4.1/list-collections.status"),
+)
 def collections_status_filter(ctx: RunContext) -> None:
     with session(ctx) as s:
         archived, highlighted, plain = (s.new_collection()["id"] for _ in range(3))
@@ -174,7 +209,7 @@ def collections_status_filter(ctx: RunContext) -> None:
                 honoured(s, not wrong, f"status={status} lists {wrong}, whose {flag} is not true")
 
 
-@check(LAYER, _LC, "sort=name lists by name", R_SORT)
+@check(LAYER, _LC, "sort=name lists by name", R_SORT, statements=("4.1/list-collections.sort",))
 def collections_sorted_by_name(ctx: RunContext) -> None:
     with session(ctx) as s:
         token = unique(s)
@@ -191,7 +226,13 @@ def _stamp(value: Any) -> datetime | None:
         return None
 
 
-@check(LAYER, _GC, "log_access=true updates last_accessed_at", R_LOG)
+@check(
+    LAYER,
+    _GC,
+    "log_access=true updates last_accessed_at",
+    R_LOG,
+    statements=("2.1/collection.last_accessed_at", "4.1/get-collection.log_access"),
+)
 def log_access_touches(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -214,7 +255,14 @@ def log_access_touches(ctx: RunContext) -> None:
         )
 
 
-@check(LAYER, _LC, "sort=recent lists the most recently accessed first", R_SORT, strict=True)
+@check(
+    LAYER,
+    _LC,
+    "sort=recent lists the most recently accessed first",
+    R_SORT,
+    strict=True,
+    statements=("4.1/list-collections.sort",),
+)
 def collections_sorted_by_recent(ctx: RunContext) -> None:
     with session(ctx) as s:
         token = unique(s)
@@ -249,7 +297,13 @@ def _expect_users(s: Session, entry: dict[str, Any], want: set[int], what: str) 
     honoured(s, want <= got, f"{what} carries users {sorted(got, key=str)}, missing {sorted(want - got)}")
 
 
-@check(LAYER, _LC, "include=items and include=users carry each collection's items and users", R_INCLUDE)
+@check(
+    LAYER,
+    _LC,
+    "include=items and include=users carry each collection's items and users",
+    R_INCLUDE,
+    statements=("2.1/collection.include", "4.1/list-collections.include"),
+)
 def collections_include(ctx: RunContext) -> None:
     with session(ctx) as s:
         token = unique(s)
@@ -269,7 +323,13 @@ def collections_include(ctx: RunContext) -> None:
         _expect_users(s, entry, want, f"collection {cid} listed with include=users")
 
 
-@check(LAYER, _GC, "include=users carries the collaborators", R_INCLUDE)
+@check(
+    LAYER,
+    _GC,
+    "include=users carries the collaborators",
+    R_INCLUDE,
+    statements=("2.1/collection.include", "4.1/get-collection.include"),
+)
 def collection_include_users(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -283,7 +343,14 @@ def _domain(ctx: RunContext, collection: dict[str, Any]) -> str:
     return collection.get("custom_domain") or f"{collection.get('username')}.{host}"
 
 
-@check(LAYER, _LC, "domain keeps the collections of that dashboard", R_DOMAIN, strict=True)
+@check(
+    LAYER,
+    _LC,
+    "domain keeps the collections of that dashboard",
+    R_DOMAIN,
+    strict=True,
+    statements=("4.1/list-collections.domain",),
+)
 def collections_domain_filter(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -298,7 +365,14 @@ def collections_domain_filter(ctx: RunContext) -> None:
         )
 
 
-@check(LAYER, _GC, "domain finds a collection on its owner's dashboard only", R_DOMAIN, strict=True)
+@check(
+    LAYER,
+    _GC,
+    "domain finds a collection on its owner's dashboard only",
+    R_DOMAIN,
+    strict=True,
+    statements=("4.1/get-collection.domain",),
+)
 def collection_domain_filter(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -312,7 +386,22 @@ def collection_domain_filter(ctx: RunContext) -> None:
         )
 
 
-@check(LAYER, _GC, "include=items honours items_type, items_not_type, items_parent_id and paging", R_EMBED)
+@check(
+    LAYER,
+    _GC,
+    "include=items honours items_type, items_not_type, items_parent_id and paging",
+    R_EMBED,
+    statements=(
+        "2.1/collection.include",
+        "4.1/get-collection.include",
+        "4.1/get-collection.items_page",
+        "4.1/get-collection.items_per_page",
+        "4.1/get-collection.items_type",
+        "4.1/get-collection.items_not_type",
+        "4.1/get-collection.items_parent_id",
+        "8/paging",
+    ),
+)
 def embedded_items_filters(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -370,6 +459,7 @@ R_DEFAULT = "spec 3, 4.1: the collection list status filter is active (default),
     "collections.list_collections",
     "without status the list is the list of status=active",
     R_DEFAULT,
+    statements=("3/status-filter", "4.1/list-collections.status"),
 )
 def collections_status_default_active(ctx: RunContext) -> None:
     with session(ctx) as s:

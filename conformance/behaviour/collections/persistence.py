@@ -11,7 +11,13 @@ from ...registry import RunContext, check
 from ..common import R_TIMES, expect_shows, judge_times, shared_by, write_paid
 
 
-@check(LAYER, "collections.get_collection", "Get a collection is an array of one", R_ONE)
+@check(
+    LAYER,
+    "collections.get_collection",
+    "Get a collection is an array of one",
+    R_ONE,
+    statements=("4.1/get-collection",),
+)
 def collection_array_of_one(ctx: RunContext) -> None:
     with session(ctx) as s:
         s.collection(s.new_collection()["id"])
@@ -30,6 +36,7 @@ R_OWNER = (
     "collections.create_collection",
     "a collection made without view_mode has view_mode tile",
     R_VIEW_MODE,
+    statements=("2.1/collection.view_mode", "4.1/collection-body.view_mode"),
 )
 def collection_view_mode_default(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -59,6 +66,11 @@ def _owner_data(s: Session, got: dict[str, Any], owner: dict[str, Any], what: st
     "a collection's user_id, user_name, username and user_email are its owner's",
     R_OWNER,
     users=2,
+    statements=(
+        "1/collection-owner-items-collaborators",
+        "2.1/collection.user_id",
+        "2.1/collection.user_name",
+    ),
 )
 def collection_owner_fields(ctx: RunContext) -> None:
     other = ctx.settings.users[1]
@@ -76,6 +88,7 @@ def collection_owner_fields(ctx: RunContext) -> None:
     "collections.update_collection",
     "an update keeps created_at and moves updated_at",
     f"{R_TIMES}; spec 2.1 Collection, 4.1 Update a collection",
+    statements=("2.1/collection.last_accessed_at",),
 )
 def collection_timestamps_on_update(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -133,6 +146,24 @@ def _answered(s: Session, sent: dict[str, Any], data: dict[str, Any], what: str)
     "collections.create_collection",
     "every field of a created collection reads back (its answer, GET and its list entry)",
     R_COLLECTION_BODY,
+    statements=(
+        "1/collection-owner-items-collaborators",
+        "1/paid",
+        "2.1/collection.user_id",
+        "2.1/collection.thumbnail",
+        "4.1/collection-body.name",
+        "4.1/collection-body.type",
+        "4.1/collection-body.archived",
+        "4.1/collection-body.description",
+        "4.1/collection-body.highlighted",
+        "4.1/collection-body.labels",
+        "4.1/collection-body.sort_by",
+        "4.1/collection-body.sort_order",
+        "4.1/collection-body.thumbnail",
+        "4.1/collection-body.user_id",
+        "4.1/collection-body.view_mode",
+        "8/paid",
+    ),
 )
 def collection_create_fields_persist(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -160,6 +191,34 @@ def collection_create_fields_persist(ctx: RunContext) -> None:
     "collections.update_collection",
     "every field of an update persists (its answer, GET and its list entry), and an update of a few",
     R_COLLECTION_BODY + "; spec 3 transitions of archived, highlighted and type",
+    statements=(
+        "1/paid",
+        "2.1/collection.type",
+        "2.1/collection.sort_by",
+        "2.1/collection.sort_order",
+        "2.1/collection.view_mode",
+        "2.1/collection.labels",
+        "2.1/collection.highlighted",
+        "2.1/collection.archived",
+        "3/collection-type",
+        "3/collection-flags",
+        "3/archive",
+        "3/unarchive",
+        "3/highlight",
+        "3/type",
+        "4.1/collection-body.name",
+        "4.1/collection-body.type",
+        "4.1/collection-body.archived",
+        "4.1/collection-body.description",
+        "4.1/collection-body.highlighted",
+        "4.1/collection-body.labels",
+        "4.1/collection-body.sort_by",
+        "4.1/collection-body.sort_order",
+        "4.1/collection-body.thumbnail",
+        "4.1/collection-body.user_id",
+        "4.1/collection-body.view_mode",
+        "8/paid",
+    ),
 )
 def collection_update_fields_persist(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -22,6 +22,7 @@ R_COLLABORATOR_BODY = (
     "collections.add_collaborator",
     "a collaborator body with none of id, email and username is refused",
     R_COLLABORATOR_BODY,
+    statements=("4.1/add-collaborator.exactly-one",),
 )
 def collaborator_body_needs_one(ctx: RunContext) -> None:
     with session(ctx) as s:  # what a wrong 2xx added goes with the collection at the end
@@ -60,6 +61,7 @@ def _added(s: Session, cid: int, team_id: int, body: dict[str, Any]) -> dict[str
     "collections.add_collaborator",
     "a team is added as a collaborator by id and by username",
     R_TEAM,
+    statements=("1/team-account", "1/team-collaborator", "2.8/collaborator", "4.1/add-collaborator.team"),
 )
 def team_as_collaborator(ctx: RunContext) -> None:
     team_id = ctx.settings.team_id
@@ -95,7 +97,12 @@ R_INVITE = "spec 4.1 Create and update a collection body: users, user ids of col
 
 
 @check(
-    LAYER, "collections.create_collection", "users in the body makes them collaborators", R_INVITE, users=2
+    LAYER,
+    "collections.create_collection",
+    "users in the body makes them collaborators",
+    R_INVITE,
+    users=2,
+    statements=("4.1/collection-body.users",),
 )
 def collection_users_invited(ctx: RunContext) -> None:
     other = ctx.settings.users[1]
@@ -114,6 +121,7 @@ def collection_users_invited(ctx: RunContext) -> None:
     "a collaborator added by email or by username is stored",
     R_COLLABORATOR,
     users=2,
+    statements=("4.1/add-collaborator", "4.1/add-collaborator.body", "4.1/add-collaborator.exactly-one"),
 )
 def collaborator_by_email_or_username(ctx: RunContext) -> None:
     other = ctx.settings.users[1]

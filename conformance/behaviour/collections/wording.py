@@ -12,7 +12,19 @@ from ..common import R_CODES, R_DELETED, deletes, says
 
 
 # ---------------------------------------------------------------------- spec 2.13: deleted
-@check(LAYER, "collections.delete_collection", "Delete a collection says code deleted", R_DELETED)
+@check(
+    LAYER,
+    "collections.delete_collection",
+    "Delete a collection says code deleted",
+    R_DELETED,
+    statements=(
+        "2.13/message.returned-by",
+        "2.13/message.fields",
+        "2.13/message.codes",
+        "4/delete-answer",
+        "4.1/delete-collection",
+    ),
+)
 def delete_collection_says_deleted(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -21,7 +33,18 @@ def delete_collection_says_deleted(ctx: RunContext) -> None:
 
 
 @check(
-    LAYER, "collections.remove_collaborator", "Remove a collaborator says code deleted", R_DELETED, users=2
+    LAYER,
+    "collections.remove_collaborator",
+    "Remove a collaborator says code deleted",
+    R_DELETED,
+    users=2,
+    statements=(
+        "2.13/message.returned-by",
+        "2.13/message.fields",
+        "2.13/message.codes",
+        "4/delete-answer",
+        "4.1/remove-collaborator",
+    ),
 )
 def remove_collaborator_says_deleted(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -38,6 +61,7 @@ def remove_collaborator_says_deleted(ctx: RunContext) -> None:
     "a free account's paid-only field says code paid_plan_required",
     R_CODES,
     strict=True,
+    statements=("1/paid", "8/paid", "8/unpaid"),
 )
 def paid_plan_required_worded(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -10,7 +10,13 @@ from ..common import counted
 R_COPY_COUNT = "spec 4.2 Copy items (into collection_id, or the current one); spec 2.1 items_total_count"
 
 
-@check(LAYER, "items.copy_items", "a copy counts in items_total_count and X-Total-Count", R_COPY_COUNT)
+@check(
+    LAYER,
+    "items.copy_items",
+    "a copy counts in items_total_count and X-Total-Count",
+    R_COPY_COUNT,
+    statements=("2.1/collection.items_total_count", "4.2/copy-items.body"),
+)
 def copy_counts_follow(ctx: RunContext) -> None:
     with session(ctx) as s:
         source, dest = s.new_collection()["id"], s.new_collection()["id"]

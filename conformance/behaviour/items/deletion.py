@@ -10,7 +10,13 @@ from ..common import R_FEED, feed_without, in_feed, named_item, vanished
 from ..machine.properties import R_404, R_GONE
 
 
-@check(LAYER, "items.delete_item", "a deleted item is gone from get, lists and counts", R_GONE)
+@check(
+    LAYER,
+    "items.delete_item",
+    "a deleted item is gone from get, lists and counts",
+    R_GONE,
+    statements=("2.1/collection.items_total_count",),
+)
 def deleted_item_is_gone(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]

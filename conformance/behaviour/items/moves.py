@@ -14,6 +14,15 @@ from ..machine.properties import R_COPY, R_MOVE
     "items.update_multiple_items",
     "moved items land in the destination with tags and metadata",
     R_MOVE,
+    statements=(
+        "1/item-collection",
+        "2.1/collection.items_total_count",
+        "2.2/item.id",
+        "3/move",
+        "4.2/update-multiple-items",
+        "4.2/update-multiple-items.body",
+        "4.11/note-a",
+    ),
 )
 def multiple_items_move(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -41,7 +50,13 @@ def multiple_items_move(ctx: RunContext) -> None:
         )
 
 
-@check(LAYER, "items.copy_items", "copies land where asked with tags and metadata, without comments", R_COPY)
+@check(
+    LAYER,
+    "items.copy_items",
+    "copies land where asked with tags and metadata, without comments",
+    R_COPY,
+    statements=("4/success-status", "4.2/copy-items", "4.2/copy-items.what", "4.2/copy-items.body"),
+)
 def copies(ctx: RunContext) -> None:
     with session(ctx) as s:
         source, dest = s.new_collection()["id"], s.new_collection()["id"]

@@ -24,7 +24,21 @@ from ..common import LISBON, LONDON, R_COUNT, honoured, pages_as_per_page
 from ..machine.properties import R_FILTERS
 
 
-@check(LAYER, "items.list_items", "pages partition the list (X-Total-Count, per_page)", R_PAGES)
+@check(
+    LAYER,
+    "items.list_items",
+    "pages partition the list (X-Total-Count, per_page)",
+    R_PAGES,
+    statements=(
+        "1/collection-owner-items-collaborators",
+        "2/lists",
+        "4/x-total-count",
+        "4.2/list-items",
+        "4.2/list-items.page",
+        "4.2/list-items.per_page",
+        "8/paging",
+    ),
+)
 def items_pages(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -42,6 +56,7 @@ def items_pages(ctx: RunContext) -> None:
     "a page past the end is empty",
     "docs/design.md paging: a page past the end is an empty array",
     strict=True,
+    statements=("4.2/list-items.page",),
 )
 def page_past_end(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -56,7 +71,14 @@ def page_past_end(ctx: RunContext) -> None:
         )
 
 
-@check(LAYER, "items.list_items", "per_page defaults to 24", "design.md, paging: per_page 24", strict=True)
+@check(
+    LAYER,
+    "items.list_items",
+    "per_page defaults to 24",
+    "design.md, paging: per_page 24",
+    strict=True,
+    statements=("4.2/list-items.per_page", "8/limits"),
+)
 def default_page_size(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -77,6 +99,7 @@ def default_page_size(ctx: RunContext) -> None:
     "per_page above 100 is clamped to 100",
     "docs/design.md paging: per_page larger than 100 is clamped to 100",
     strict=True,
+    statements=("4.2/list-items.per_page", "8/limits"),
 )
 def clamped_page_size(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -128,6 +151,19 @@ def _expect_listed(
     "items.list_items",
     "filters filter: collection_id, type, not_type, parent_id, q, owned",
     R_FILTERS,
+    statements=(
+        "1/collections",
+        "1/item-collection",
+        "2.2/item.id",
+        "2.2/item.type",
+        "3/item-type",
+        "4.2/list-items.collection_id",
+        "4.2/list-items.owned",
+        "4.2/list-items.parent_id",
+        "4.2/list-items.q",
+        "4.2/list-items.type",
+        "4.2/list-items.not_type",
+    ),
 )
 def items_filters(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -170,6 +206,7 @@ def items_filters(ctx: RunContext) -> None:
     "items.list_items",
     "the tags filter keeps the items carrying every tag",
     "spec 4.2 List items: tags, items having these tags; tags are paid",
+    statements=("4.2/list-items.tags",),
 )
 def items_tags_filter(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -208,7 +245,14 @@ def _ids(s: Session, params: dict[str, Any]) -> list[Any]:
     return ids_of(s.listing("/v1/items", params))
 
 
-@check(LAYER, _LI, "owner_id keeps the items of that user", R_OWNER, users=2)
+@check(
+    LAYER,
+    _LI,
+    "owner_id keeps the items of that user",
+    R_OWNER,
+    users=2,
+    statements=("4.2/list-items.owner_id",),
+)
 def items_owner_filter(ctx: RunContext) -> None:
     other = ctx.settings.users[1]
     with session(ctx) as s:
@@ -230,7 +274,13 @@ def items_owner_filter(ctx: RunContext) -> None:
             honoured(s, got == want, f"collection_id={cid}&owner_id={owner} lists {got}, expected {want}")
 
 
-@check(LAYER, _LI, "ll and radius keep the items that near", R_NEAR)
+@check(
+    LAYER,
+    _LI,
+    "ll and radius keep the items that near",
+    R_NEAR,
+    statements=("4.2/list-items.ll", "4.2/list-items.radius"),
+)
 def items_near_filter(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -243,7 +293,18 @@ def items_near_filter(ctx: RunContext) -> None:
             honoured(s, got == want, f"ll={ll}&radius={radius} lists {sorted(got)}, expected {sorted(want)}")
 
 
-@check(LAYER, _LI, "a collection's items follow its sort_by and sort_order", R_SORTED)
+@check(
+    LAYER,
+    _LI,
+    "a collection's items follow its sort_by and sort_order",
+    R_SORTED,
+    statements=(
+        "2.1/collection.sort_by",
+        "2.1/collection.sort_order",
+        "4.1/collection-body.sort_by",
+        "4.2/list-items.collection_id",
+    ),
+)
 def collection_items_sorted(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -275,7 +336,11 @@ def _stack(s: Session, cid: int, *types: str) -> tuple[int, list[int]]:
 
 
 @check(
-    LAYER, _GI, "include=items gives a stack's children, with items_type, items_not_type, paging", R_CHILDREN
+    LAYER,
+    _GI,
+    "include=items gives a stack's children, with items_type, items_not_type, paging",
+    R_CHILDREN,
+    statements=("4.2/get-item-query", "8/paging"),
 )
 def stack_include_filters(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -311,7 +376,13 @@ def stack_include_filters(ctx: RunContext) -> None:
             )
 
 
-@check(LAYER, _GI, "include=parent and include=siblings give an item's stack and its neighbours", R_RELATIVES)
+@check(
+    LAYER,
+    _GI,
+    "include=parent and include=siblings give an item's stack and its neighbours",
+    R_RELATIVES,
+    statements=("4.2/get-item-query",),
+)
 def item_include_relatives(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]

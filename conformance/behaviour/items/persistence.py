@@ -25,7 +25,7 @@ from ...registry import RunContext, check
 from ..common import R_TIMES, judge_times, stored, write_paid
 
 
-@check(LAYER, "items.get_item", "Get an item is an array of one", R_ONE)
+@check(LAYER, "items.get_item", "Get an item is an array of one", R_ONE, statements=("4.2/get-item",))
 def item_array_of_one(ctx: RunContext) -> None:
     with session(ctx) as s:
         s.item(s.add_item(s.new_collection()["id"])["id"])
@@ -83,7 +83,20 @@ def _stamps(what: str, data: Any) -> list[tuple[str, str]]:
     return [(f"{what} {k}", v) for k, v in data.items() if k.endswith("_at") and isinstance(v, str)]
 
 
-@check(LAYER, "items.create_item", "timestamps are in UTC (collection, item, comment, like, team)", R_UTC)
+@check(
+    LAYER,
+    "items.create_item",
+    "timestamps are in UTC (collection, item, comment, like, team)",
+    R_UTC,
+    statements=(
+        "2/timestamps",
+        "2.1/collection.last_accessed_at",
+        "2.2/item.created_at",
+        "2.3/comment.created_at",
+        "2.4/reaction.created_at",
+        "2.6/team.created_at",
+    ),
+)
 def timestamps_are_utc(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -115,7 +128,13 @@ def timestamps_are_utc(ctx: RunContext) -> None:
             )
 
 
-@check(LAYER, "items.create_item", 'an item made without a link has link ""', R_LINK)
+@check(
+    LAYER,
+    "items.create_item",
+    'an item made without a link has link ""',
+    R_LINK,
+    statements=("2.2/item.link",),
+)
 def item_link_empty_when_none(ctx: RunContext) -> None:
     with session(ctx) as s:
         exchange, sent = s.new_item(s.new_collection()["id"], type="text", content="no source")
@@ -139,6 +158,7 @@ def item_link_empty_when_none(ctx: RunContext) -> None:
     "items.update_item",
     "an update keeps created_at and moves updated_at",
     f"{R_TIMES}; spec 2.2 Item, 4.2 Update an item",
+    statements=("2.2/item.created_at",),
 )
 def item_timestamps_on_update(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -187,6 +207,23 @@ def _expect_item(s: Session, sent: dict[str, Any], cid: int, item_id: int, what:
     "items.create_item",
     "every field of a created link and text item reads back (its answer, GET and its list entry)",
     R_ITEM_BODY,
+    statements=(
+        "2.2/item.preview",
+        "2.2/item.sort",
+        "2.2/item.tags",
+        "4.2/item-body.type",
+        "4.2/item-body.content",
+        "4.2/item-body.description",
+        "4.2/item-body.latitude",
+        "4.2/item-body.link",
+        "4.2/item-body.metadata",
+        "4.2/item-body.name",
+        "4.2/item-body.shareable",
+        "4.2/item-body.sort",
+        "4.2/item-body.tags",
+        "4.2/item-body.thumbnail",
+        "8/paid",
+    ),
 )
 def item_create_fields_persist(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -235,6 +272,22 @@ _ANSWERED = ("name", "description", "content", "latitude", "longitude", "metadat
     "every field of an item update persists (its answer, GET, list entry, stack children, item tags), and an "
     "update of a few",
     R_ITEM_BODY,
+    statements=(
+        "4.2/item-body.type",
+        "4.2/item-body.content",
+        "4.2/item-body.description",
+        "4.2/item-body.items",
+        "4.2/item-body.latitude",
+        "4.2/item-body.link",
+        "4.2/item-body.metadata",
+        "4.2/item-body.name",
+        "4.2/item-body.parent_id",
+        "4.2/item-body.prevent_duplicate",
+        "4.2/item-body.shareable",
+        "4.2/item-body.sort",
+        "4.2/item-body.tags",
+        "4.2/item-body.thumbnail",
+    ),
 )
 def item_update_fields_persist(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -311,6 +364,7 @@ def item_update_fields_persist(ctx: RunContext) -> None:
     "prevent_duplicate does not store a second link item",
     R_DUPLICATE,
     strict=True,
+    statements=("4.2/item-body.prevent_duplicate", "4.11/prevent-duplicate"),
 )
 def item_prevent_duplicate(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -8,7 +8,22 @@ from ...registry import RunContext, check
 from ..machine.properties import R_STACK, R_STACK_DELETE
 
 
-@check(LAYER, "items.get_item", "a stack holds its children (include=stack_items, parent_id filter)", R_STACK)
+@check(
+    LAYER,
+    "items.get_item",
+    "a stack holds its children (include=stack_items, parent_id filter)",
+    R_STACK,
+    statements=(
+        "1/item-stack",
+        "2.2/item.parent_id",
+        "4.2/list-items.parent_id",
+        "4.2/get-item-query",
+        "4.2/item-body.content",
+        "4.2/item-body.items",
+        "4.2/item-body.parent_id",
+        "4.2/content-by-type",
+    ),
+)
 def stack_children(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]
@@ -41,6 +56,7 @@ def stack_children(ctx: RunContext) -> None:
     "items.delete_item",
     "delete_items=true deletes a stack's children, without it they stay",
     R_STACK_DELETE,
+    statements=("4.2/delete-item", "4.2/delete-item.body"),
 )
 def stack_delete(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -9,7 +9,19 @@ from ..common import R_CODES, R_DELETED, deletes, says
 UNKNOWN_ID = 2**31 - 7
 
 
-@check(LAYER, "items.delete_item", "Delete an item says code deleted", R_DELETED)
+@check(
+    LAYER,
+    "items.delete_item",
+    "Delete an item says code deleted",
+    R_DELETED,
+    statements=(
+        "2.13/message.returned-by",
+        "2.13/message.fields",
+        "2.13/message.codes",
+        "4/delete-answer",
+        "4.2/delete-item",
+    ),
+)
 def delete_item_says_deleted(ctx: RunContext) -> None:
     with session(ctx) as s:
         item = s.add_item(s.new_collection()["id"])

@@ -113,6 +113,11 @@ def _machine_budget(ctx: RunContext) -> tuple[int, int]:
     "stateful model of collections, items, stacks, tags, comments, likes",
     "spec 4.1, 4.2, 4.5, 4.6, 4.8",
     records_own=True,
+    statements=(
+        "4.1/get-collection.include",
+        "4.1/get-collection.items_type",
+        "4.2/list-items.collection_id",
+    ),
 )
 def stateful_model(ctx: RunContext) -> None:
     """Run the machine, then record one outcome per property it exercised (one failure at most)."""

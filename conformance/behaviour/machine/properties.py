@@ -48,17 +48,53 @@ P_SETUP = stateful_property(
     "spec 4.1 Create a collection answers 201 with the Collection",
 )
 P_CREATE = stateful_property(
-    "create", "items.create_item", "a created item reads back with the fields sent", R_CREATE
+    "create",
+    "items.create_item",
+    "a created item reads back with the fields sent",
+    R_CREATE,
+    statements=(
+        "4.2/create-item",
+        "4.2/item-body.type",
+        "4.2/item-body.content",
+        "4.2/item-body.description",
+        "4.2/item-body.latitude",
+        "4.2/item-body.link",
+        "4.2/item-body.metadata",
+        "4.2/item-body.name",
+        "4.2/item-body.parent_id",
+        "4.2/item-body.shareable",
+        "4.2/item-body.tags",
+    ),
 )
 P_STACK_NEW = stateful_property(
-    "stack_new", "items.create_item", "a new stack holds the items it was given", R_STACK
+    "stack_new",
+    "items.create_item",
+    "a new stack holds the items it was given",
+    R_STACK,
+    statements=("4.2/item-body.items",),
 )
 P_ITEM_READ = stateful_property("item_read", "items.get_item", "an item reads back as last written", R_UPDATE)
 P_STACK_ITEMS = stateful_property(
-    "stack_items", "items.get_item", "include=stack_items lists a stack's children", R_STACK
+    "stack_items",
+    "items.get_item",
+    "include=stack_items lists a stack's children",
+    R_STACK,
+    statements=("1/item-stack", "2.2/item.parent_id"),
 )
 P_UPDATE = stateful_property(
-    "update", "items.update_item", "an update persists (a later GET shows it)", R_UPDATE
+    "update",
+    "items.update_item",
+    "an update persists (a later GET shows it)",
+    R_UPDATE,
+    statements=(
+        "4.2/update-item",
+        "4.2/item-body.content",
+        "4.2/item-body.description",
+        "4.2/item-body.latitude",
+        "4.2/item-body.metadata",
+        "4.2/item-body.name",
+        "4.2/item-body.parent_id",
+    ),
 )
 P_DELETE = stateful_property(
     "delete", "items.delete_item", "a deleted item is gone from get and lists", R_GONE
@@ -67,13 +103,21 @@ P_DELETE_404 = stateful_property(
     "delete_404", "items.delete_item", "a deleted item's GET answers 404", R_404, strict=True
 )
 P_STACK_DELETE = stateful_property(
-    "stack_delete", "items.delete_item", "delete_items decides whether a stack's children go", R_STACK_DELETE
+    "stack_delete",
+    "items.delete_item",
+    "delete_items decides whether a stack's children go",
+    R_STACK_DELETE,
+    statements=("4.2/delete-item.body",),
 )
 P_ORPHANS = stateful_property(
     "orphans", "items.delete_item", "a deleted stack's children move to top level", R_ORPHANS, strict=True
 )
 P_MOVE = stateful_property(
-    "move", "items.update_multiple_items", "moved items land in the destination as they were", R_MOVE
+    "move",
+    "items.update_multiple_items",
+    "moved items land in the destination as they were",
+    R_MOVE,
+    statements=("3/move", "4.2/update-multiple-items", "4.2/update-multiple-items.body"),
 )
 P_MOVE_STACK = stateful_property(
     "move_stack",
@@ -83,7 +127,11 @@ P_MOVE_STACK = stateful_property(
     strict=True,
 )
 P_TRANSFER = stateful_property(
-    "transfer", "collections.update_items", "update items with collection_id moves the items", R_UPDATE_ITEMS
+    "transfer",
+    "collections.update_items",
+    "update items with collection_id moves the items",
+    R_UPDATE_ITEMS,
+    statements=("3/move", "4.1/update-items.items", "4.1/update-items.collection_id"),
 )
 P_TRANSFER_STACK = stateful_property(
     "transfer_stack",
@@ -93,13 +141,26 @@ P_TRANSFER_STACK = stateful_property(
     strict=True,
 )
 P_STACK_INTO = stateful_property(
-    "stack_into", "collections.update_items", "update items with parent_id stacks the items", R_UPDATE_ITEMS
+    "stack_into",
+    "collections.update_items",
+    "update items with parent_id stacks the items",
+    R_UPDATE_ITEMS,
+    statements=("3/stack", "4.1/update-items.parent_id"),
 )
 P_TAG_ITEMS = stateful_property(
-    "tag_items", "collections.update_items", "update items with tags adds the tags", R_UPDATE_ITEMS, paid=True
+    "tag_items",
+    "collections.update_items",
+    "update items with tags adds the tags",
+    R_UPDATE_ITEMS,
+    paid=True,
+    statements=("4.1/update-items.tags",),
 )
 P_ORDER = stateful_property(
-    "order", "collections.update_items", "update items order sets the positions asked", R_ORDER
+    "order",
+    "collections.update_items",
+    "update items order sets the positions asked",
+    R_ORDER,
+    statements=("2.2/item.sort", "4.1/update-items-order.order"),
 )
 P_ORDER_LIST = stateful_property(
     "order_list",
@@ -109,25 +170,42 @@ P_ORDER_LIST = stateful_property(
     strict=True,
 )
 P_COPY = stateful_property(
-    "copy", "items.copy_items", "copies land where asked with tags and metadata, without comments", R_COPY
+    "copy",
+    "items.copy_items",
+    "copies land where asked with tags and metadata, without comments",
+    R_COPY,
+    statements=("4.2/copy-items", "4.2/copy-items.what", "4.2/copy-items.body"),
 )
 P_COPY_STACK = stateful_property(
     "copy_stack", "items.copy_items", "a copied stack has copies of its children", R_COPY_STACK, strict=True
 )
 P_LIST = stateful_property(
-    "list", "items.list_items", "a collection's list holds exactly its live items", R_GONE
+    "list",
+    "items.list_items",
+    "a collection's list holds exactly its live items",
+    R_GONE,
+    statements=("1/item-collection",),
 )
 P_FILTERS = stateful_property(
-    "filters", "items.list_items", "filters keep exactly the matching items", R_FILTERS
+    "filters",
+    "items.list_items",
+    "filters keep exactly the matching items",
+    R_FILTERS,
+    statements=("3/item-type",),
 )
 P_COUNT = stateful_property(
-    "count", "collections.get_collection", "items_total_count follows the changes", R_COUNT
+    "count",
+    "collections.get_collection",
+    "items_total_count follows the changes",
+    R_COUNT,
+    statements=("2.1/collection.items_total_count",),
 )
 P_EMBED = stateful_property(
     "embed",
     "collections.get_collection",
     "include=items embeds its live items (items_type filters them)",
     "spec 2.1: with include the response carries the included items; spec 4.1 items_type",
+    statements=("2.1/collection.include",),
 )
 P_SEARCH_FINDS = stateful_property(
     "search_finds",
@@ -144,13 +222,23 @@ P_UNSTACKED = stateful_property(
     strict=True,
 )
 P_TAG_NEW = stateful_property(
-    "tag_new", "tags.create_tag", "a created tag is listed with the item's tags", R_TAG, paid=True
+    "tag_new",
+    "tags.create_tag",
+    "a created tag is listed with the item's tags",
+    R_TAG,
+    paid=True,
+    statements=("2.5/item-tags", "4.2/list-item-tags"),
 )
 P_TAG_GONE = stateful_property(
     "tag_gone", "tags.delete_tag", "a deleted tag is gone from the item's tags", R_TAG, paid=True
 )
 P_TAG_COUNT = stateful_property(
-    "tag_count", "tags.list_tags", "tag counts follow tagging, moves and deletions", R_TAG_COUNT, paid=True
+    "tag_count",
+    "tags.list_tags",
+    "tag counts follow tagging, moves and deletions",
+    R_TAG_COUNT,
+    paid=True,
+    statements=("2.5/tag-counts",),
 )
 P_COLL_TAGS = stateful_property(
     "coll_tags",
@@ -158,18 +246,31 @@ P_COLL_TAGS = stateful_property(
     "a collection's tag counts follow its items",
     R_TAG_COUNT,
     paid=True,
+    statements=("2.5/tag-counts",),
 )
 P_COMMENT_NEW = stateful_property(
-    "comment_new", "comments.create_comment", "a created comment is listed", R_COMMENT
+    "comment_new",
+    "comments.create_comment",
+    "a created comment is listed",
+    R_COMMENT,
+    statements=("4.5/list-comments", "4.5/create-comment"),
 )
 P_COMMENT_EDIT = stateful_property(
-    "comment_edit", "comments.update_comment", "an edited comment is listed with its new body", R_COMMENT
+    "comment_edit",
+    "comments.update_comment",
+    "an edited comment is listed with its new body",
+    R_COMMENT,
+    statements=("4.5/update-comment",),
 )
 P_COMMENT_GONE = stateful_property(
     "comment_gone", "comments.delete_comment", "a deleted comment is gone from the list", R_COMMENT
 )
 P_LIKE = stateful_property(
-    "like", "reactions.create_reaction", "a like counts in reactions_total_count", R_LIKE
+    "like",
+    "reactions.create_reaction",
+    "a like counts in reactions_total_count",
+    R_LIKE,
+    statements=("1/reaction-like", "2.2/item.reactions_total_count", "4.6/create-reaction"),
 )
 P_UNLIKE = stateful_property("unlike", "reactions.delete_reaction", "a deleted like no longer counts", R_LIKE)
 P_SEARCH = stateful_property("search", "search.search", "a deleted item is no longer found", R_SEARCH)

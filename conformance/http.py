@@ -67,27 +67,19 @@ def stateful_property(
     )
 
 
-R_ONE = "spec 4.1/4.2: Get a collection / Get an item answers the resource given as an array of one"
-R_PAGES = (
-    "spec 8: lists are paged with page and per_page; spec 4: X-Total-Count carries the total number "
-    "of entries"
-)
-
 P_ITEM_ONE = stateful_property(
-    "item_one", "items.get_item", "Get an item is an array of one", R_ONE, statements=("4.2/get-item",)
+    "item_one", "items.get_item", "Get an item is an array of one", statements=("4.2/get-item",)
 )
 P_COLL_ONE = stateful_property(
     "collection_one",
     "collections.get_collection",
     "Get a collection is an array of one",
-    R_ONE,
     statements=("4.1/get-collection",),
 )
 P_PAGES = stateful_property(
     "pages",
     "items.list_items",
     "pages partition the list (X-Total-Count, per_page)",
-    R_PAGES,
     statements=("4.2/list-items", "8/paging"),
 )
 

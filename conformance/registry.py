@@ -91,19 +91,27 @@ def register(entry: Check) -> Check:
         if unknown:
             raise ValueError(f"{entry.id}: no statement {unknown} in conformance/statements/")
         if not entry.rule:
-            entry = replace(entry, rule=rule_of(entry.statements))
+            entry = replace(entry, rule=rule_of(entry.statements, entry.operation))
     REGISTRY.append(entry)
     return entry
 
 
-def rule_of(statements: tuple[str, ...]) -> str:
+def rule_of(statements: tuple[str, ...], operation: str = "") -> str:
     """The rule a check shows (its outcomes, the report, JUnit) when it states none of its own: the
-    first statement it verifies, as the spec reads, and the ids of a few more."""
+    statement of its operation's row if it verifies it (4.x/<operation>, then one of that row's
+    parameters or fields), else the first of section 4, else its first; and the ids of a few more."""
     from .statements import by_id
 
-    first = by_id()[statements[0]]
+    row = operation.split(".")[-1].replace("_", "-")
+
+    def rank(sid: str) -> int:
+        slug = sid.split("/", 1)[-1]
+        return 0 if slug == row else 1 if slug.startswith(f"{row}.") else 2 if sid.startswith("4") else 3
+
+    chosen = min(statements, key=rank)  # the first of the best rank
+    first = by_id()[chosen]
     rule = f"spec {first.section}: {first.text}"
-    more = statements[1:]
+    more = [sid for sid in statements if sid != chosen]
     if more:
         rule += f" (also {', '.join(more[:3])}{', ...' if len(more) > 3 else ''})"
     return rule

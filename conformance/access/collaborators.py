@@ -53,7 +53,6 @@ def _shared_collection(ctx: RunContext, label: str) -> tuple[int, int]:
     LAYER,
     "collections.add_collaborator",
     "an added collaborator gains access",
-    RULE_COLLABORATOR,
     users=2,
     statements=("1/collection-owner-items-collaborators",),
 )

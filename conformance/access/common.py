@@ -28,7 +28,6 @@ RULE_PRIVATE = "spec 1, design.md, visibility: a private collection is for its o
 RULE_PUBLIC = "design.md, visibility: public is readable by any authenticated user, writable by no reader"
 RULE_SHAREABLE = "spec 4.2 shareable, design.md, visibility: a shareable item is readable by any user"
 RULE_COLLABORATOR = "spec 1, 4.1: collaborators share a collection; design.md, visibility"
-RULE_MANAGERS = "spec 4.3, 5.5: managers-only endpoints require a manager of the team (403)"
 RULE_PERMISSIONS = "design.md, permissions object"
 
 OWNER_PERMISSIONS = {"admin": True, "edit": True, "share": True, "leave": False, "delete": True}

@@ -9,7 +9,7 @@ from typing import Any
 from ..failures import CheckFailed, CheckSkipped
 from ..registry import RunContext, check
 from ..settings import User
-from .common import LAYER, RULE_MANAGERS, expect_refused, owner_of
+from .common import LAYER, expect_refused, owner_of
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,6 @@ def _restore_member(ctx: RunContext, team: _Team, user_id: int, kind: str | None
     LAYER,
     "teams.update_team",
     "a plain member cannot update the team",
-    RULE_MANAGERS,
     users=2,
     statements=("1/managers-only", "4.3/get-team", "4.3/update-team", "5.5"),
 )
@@ -93,7 +92,6 @@ def member_cannot_update_team(ctx: RunContext) -> None:
     LAYER,
     "teams.add_team_member",
     "a plain member cannot add team members",
-    RULE_MANAGERS,
     users=2,
     statements=("1/managers-only", "4.3/add-team-member", "5.5"),
 )
@@ -115,7 +113,6 @@ def member_cannot_add_member(ctx: RunContext) -> None:
     LAYER,
     "teams.update_team_member",
     "a plain member cannot change a member's kind",
-    RULE_MANAGERS,
     users=2,
     statements=("1/managers-only", "3/member-kind-change", "4.3/update-team-member", "5.5"),
 )
@@ -134,7 +131,6 @@ def member_cannot_update_member(ctx: RunContext) -> None:
     LAYER,
     "teams.remove_team_member",
     "a plain member cannot remove team members",
-    RULE_MANAGERS,
     users=2,
     statements=("1/managers-only", "4.3/remove-team-member", "5.5"),
 )

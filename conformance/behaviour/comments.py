@@ -8,10 +8,6 @@ from ..failures import NotStored
 from ..http import LAYER, Session, entry, found, ids_of, me, new_comment, search, searched, session, unique
 from ..registry import RunContext, check
 from .common import (
-    R_DELETED,
-    R_FEED,
-    R_SEARCH,
-    R_TIMES,
     feed_without,
     in_feed,
     judge_times,
@@ -27,7 +23,6 @@ from .common import (
     LAYER,
     "comments.update_comment",
     "an update keeps created_at and moves updated_at",
-    f"{R_TIMES}; spec 2.3 Comment, 4.5 Update a comment",
     statements=("2.3/comment.created_at",),
 )
 def comment_timestamps_on_update(ctx: RunContext) -> None:
@@ -57,9 +52,6 @@ def comment_timestamps_on_update(ctx: RunContext) -> None:
 R_COMMENT = "spec 4.5 Update a comment (body); List comments; spec 4.9 search covers comments"
 
 
-R_NOTIFY = "spec 4.5 Create a comment: body, notify; spec 2.2 an item's comments"
-
-
 # ---------------------------------------------------------------------- comments and tags
 def _comment_body(s: Session, item_id: int, comment_id: int) -> Any:
     listed = entry(s.body(s.call("GET", f"/v1/items/{item_id}/comments"), list), comment_id)
@@ -70,7 +62,6 @@ def _comment_body(s: Session, item_id: int, comment_id: int) -> Any:
     LAYER,
     "comments.update_comment",
     "an edited comment is listed and found with its new body",
-    R_COMMENT,
     statements=("2.3/comment.body", "4.5/list-comments", "4.5/update-comment"),
 )
 def comment_update_persists(ctx: RunContext) -> None:
@@ -95,7 +86,6 @@ def comment_update_persists(ctx: RunContext) -> None:
     LAYER,
     "comments.create_comment",
     "a comment made with notify is stored and shown on its item",
-    R_NOTIFY,
     statements=("1/item-parts", "2.2/item.comments", "2.3/comment.body", "4.5/create-comment"),
 )
 def comment_notify_stored(ctx: RunContext) -> None:
@@ -119,14 +109,10 @@ def comment_notify_stored(ctx: RunContext) -> None:
 # -- deletion: where a deleted thing must disappear
 
 
-R_COMMENT_GONE = "spec 4.5 Delete a comment; spec 2.2 an item's comments; " + R_SEARCH + "; " + R_FEED
-
-
 @check(
     LAYER,
     "comments.delete_comment",
     "a deleted comment is gone from the list, its item, search and activity",
-    R_COMMENT_GONE,
     statements=("2.2/item.comments", "4.5/delete-comment"),
 )
 def deleted_comment_everywhere(ctx: RunContext) -> None:
@@ -161,7 +147,6 @@ def deleted_comment_everywhere(ctx: RunContext) -> None:
     LAYER,
     "comments.delete_comment",
     "Delete a comment says code deleted",
-    R_DELETED,
     statements=(
         "2.13/message.returned-by",
         "2.13/message.fields",

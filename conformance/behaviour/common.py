@@ -374,15 +374,6 @@ def feed_without(s: Session, things: list[tuple[str, Any, str | None]]) -> list[
 R_COUNT = "docs/design.md, Request encoding: count is an alias of per_page; per_page wins when both are sent"
 
 
-R_TIMES = (
-    "spec 2: created_at and updated_at are Timestamps (ISO 8601 UTC): an update leaves created_at as "
-    "it was and sets updated_at to the time of the update"
-)
-
-
-R_DELETED = "spec 2.13 message object; spec 4: a delete answers 200, message (code deleted)"
-
-
 R_CODES = "docs/design.md, Status codes: every error is {code, message} with the code of its status"
 
 
@@ -393,9 +384,3 @@ R_FEED = (
 
 
 R_SEARCH = "spec 4.9: search covers collections, items and comments (type collection, comment or the item's)"
-
-
-R_TOTALS = "spec 4: X-Total-Count carries the total number of entries of List collections and search"
-
-
-R_FEED_IDS = "docs/design.md activity entries: one per thing created, its id, type saying which"

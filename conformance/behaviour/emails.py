@@ -6,7 +6,7 @@ from typing import Any
 
 from ..http import LAYER, Session, me, session, unique
 from ..registry import RunContext, check
-from .common import R_DELETED, makes_and_deletes, stored, unused_address, vanished
+from .common import makes_and_deletes, stored, unused_address, vanished
 
 # -- helpers
 
@@ -38,14 +38,10 @@ def _available(s: Session, address: str) -> bool:
 # -- persistence: what a write stores, as a later, different read shows it
 
 
-R_EMAIL = "spec 4.7 Create an email address; spec 2.9 include=emails; spec 4.4 Get email availability"
-
-
 @check(
     LAYER,
     "emails.create_email_address",
     "a new address is listed, included and taken",
-    R_EMAIL,
     statements=(
         "1/emails",
         "2.9/include",
@@ -80,14 +76,10 @@ def email_created_listed(ctx: RunContext) -> None:
 # -- deletion: where a deleted thing must disappear
 
 
-R_EMAIL_GONE = "spec 4.7 Delete an email address; spec 4.4 Get email availability (code email_available)"
-
-
 @check(
     LAYER,
     "emails.delete_email_address",
     "a deleted address is gone from the list and include=emails (--strict: and available again)",
-    R_EMAIL_GONE,
     statements=("1/emails", "4.4/email-availability", "4.7/delete-email", "4.7/current-user"),
 )
 def email_deleted_gone(ctx: RunContext) -> None:
@@ -125,7 +117,6 @@ def email_deleted_gone(ctx: RunContext) -> None:
     LAYER,
     "emails.delete_email_address",
     "Delete an email address says code deleted",
-    R_DELETED,
     statements=(
         "2.13/message.returned-by",
         "2.13/message.fields",

@@ -24,8 +24,7 @@ from ..http import (
 )
 from ..registry import RunContext, check
 from ..settings import User
-from .common import R_DELETED, deletes, shared_collection, stored, tag_item, tagged_item, vanished
-from .machine.properties import R_TAG_COUNT
+from .common import deletes, shared_collection, stored, tag_item, tagged_item, vanished
 
 # -- persistence: what a write stores, as a later, different read shows it
 
@@ -37,7 +36,6 @@ R_TAG = "spec 4.8 Create a tag; spec 4.2 List item tags, List items tags; spec 2
     LAYER,
     "tags.create_tag",
     "a created tag shows on its item, in lists, counts, filters and search",
-    R_TAG,
     statements=(
         "1/item-parts",
         "1/tags",
@@ -94,12 +92,6 @@ def created_tag_everywhere(ctx: RunContext) -> None:
 # -- lists
 
 
-R_ACROSS = (
-    'spec 1: "Tags are attached to items and can be listed across collections"; spec 4.8 List all tags '
-    "(items_total_count, name); spec 1: a collection's items are for its owner and collaborators"
-)
-
-
 TAGS = "/v1/tags"
 
 
@@ -133,7 +125,6 @@ def _counted(s: Session, name: str) -> Any:
     LAYER,
     "tags.list_tags",
     "List all tags counts the tags of shared collections, never a stranger's",
-    R_ACROSS,
     users=2,
     paid=True,
     statements=("1/tags", "4.8/list-tags"),
@@ -196,14 +187,10 @@ def tags_listed_across_shared_collections(ctx: RunContext) -> None:
 # -- deletion: where a deleted thing must disappear
 
 
-R_TAG_GONE = "spec 4.8 Delete a tag; spec 4.2 List item tags, List items tags; spec 2.5; spec 4.9 tags"
-
-
 @check(
     LAYER,
     "tags.delete_tag",
     "a deleted tag is gone from its item, the tag lists, the tags filter and search",
-    R_TAG_GONE,
     statements=("4.8/delete-tag",),
 )
 def deleted_tag_everywhere(ctx: RunContext) -> None:
@@ -249,7 +236,6 @@ def deleted_tag_everywhere(ctx: RunContext) -> None:
     LAYER,
     "tags.list_tags",
     "tag counts follow tagging and deletions",
-    R_TAG_COUNT,
     statements=("1/tags", "2.5/tag-counts", "4.1/list-collection-tags", "4.8/list-tags"),
 )
 def tag_counts(ctx: RunContext) -> None:
@@ -296,7 +282,6 @@ def tag_counts(ctx: RunContext) -> None:
     LAYER,
     "tags.delete_tag",
     "Delete a tag says code deleted",
-    R_DELETED,
     statements=(
         "2.13/message.returned-by",
         "2.13/message.fields",

@@ -11,7 +11,6 @@ from ..http import LAYER, Session, entry, ids_of, me, session, unique
 from ..registry import RunContext, check
 from ..settings import User
 from .common import (
-    R_DELETED,
     counted,
     expect_shows,
     managed_team,
@@ -48,7 +47,6 @@ def _team_changes(s: Session, team: dict[str, Any], word: str) -> dict[str, Any]
     LAYER,
     "teams.update_team",
     "every field of a team update persists (get, list teams)",
-    R_TEAM,
     statements=(
         "1/team-account",
         "2.6/team.name",
@@ -81,14 +79,10 @@ def team_update_persists(ctx: RunContext) -> None:
 # -- members: team membership
 
 
-R_MEMBER_BODY = "spec 4.3 Add team member: id required if email is absent, email required if id is absent"
-
-
 @check(
     LAYER,
     "teams.add_team_member",
     "a team member body with neither id nor email is refused",
-    R_MEMBER_BODY,
     statements=("4.3/add-team-member.body",),
 )
 def team_member_body_needs_id_or_email(ctx: RunContext) -> None:
@@ -103,14 +97,10 @@ def team_member_body_needs_id_or_email(ctx: RunContext) -> None:
         refused_4xx(s, exchange, f"POST {path} with {{'kind': 'user'}}")
 
 
-R_ANY_USER = "spec 4.3: List teams, Get a team and List team members are for any user (not managers only)"
-
-
 @check(
     LAYER,
     "teams.list_team_members",
     "a plain member reads List teams, Get a team and List team members",
-    R_ANY_USER,
     users=2,
     writes=False,
     statements=("4.3/list-teams", "4.3/get-team", "4.3/list-team-members"),
@@ -136,12 +126,6 @@ def team_reads_for_plain_members(ctx: RunContext) -> None:
                 got,
                 kind=AccessDenied,
             )
-
-
-R_MEMBER = "spec 4.3 Add team member: id or email, kind (user default, or manager); spec 2.6, 2.7, 2.9"
-
-
-R_REMOVED = "spec 4.3 Remove team member: gone from the members, the team's users and the user's teams"
 
 
 @contextmanager
@@ -194,7 +178,6 @@ def _remove(s: Session, team_id: int, user: User) -> None:
     LAYER,
     "teams.add_team_member",
     "a member added by email or id is stored with its kind",
-    R_MEMBER,
     users=3,
     statements=(
         "1/team-kinds",
@@ -227,7 +210,6 @@ def team_member_added(ctx: RunContext) -> None:
     LAYER,
     "teams.remove_team_member",
     "a removed member is gone from the members, the team and the user's teams",
-    R_REMOVED,
     users=3,
     statements=("2.6/team-detail", "4.3/list-team-members", "4.3/remove-team-member", "5.5"),
 )
@@ -257,14 +239,10 @@ def teams_of(s: Session, user: User) -> dict[Any, Any]:
     return {e.get("id"): e.get("user_kind") for e in s.body(exchange, list) if isinstance(e, dict)}
 
 
-R_KIND = "spec 3: member kind user or manager -> PUT team member with kind -> kind as sent; spec 4.3"
-
-
 @check(
     LAYER,
     "teams.update_team_member",
     "a member's new kind is stored (members, teams, team)",
-    R_KIND,
     users=2,
     statements=(
         "1/team-kinds",
@@ -325,7 +303,6 @@ def team_member_kind_persists(ctx: RunContext) -> None:
     LAYER,
     "teams.remove_team_member",
     "Remove team member says code deleted",
-    R_DELETED,
     users=2,
     statements=(
         "2.13/message.returned-by",

@@ -23,9 +23,6 @@ MAX_SHARED = 20  # collections of a user looked at to know they share nothing; m
 # -- persistence: what a write stores, as a later, different read shows it
 
 
-R_ME = "spec 4.4 Update current user; spec 2.9 current user; spec 2.1 a collection's owner data"
-
-
 PAID_USER = ("custom_domain",)
 
 
@@ -34,7 +31,6 @@ PAID_USER = ("custom_domain",)
     LAYER,
     "users.update_current_user",
     "name, username, email and custom_domain persist (me, a collection's owner data, emails)",
-    R_ME,
     statements=(
         "2.1/collection.user_name",
         "2.1/collection.custom_domain",
@@ -110,16 +106,10 @@ def current_user_update_persists(ctx: RunContext) -> None:
 R_INCLUDE = "spec 4.4 Get current user: include emails, teams, teams_total_count; spec 2.9"
 
 
-R_AVAILABLE = (
-    "spec 4.4 Get email / username availability; spec 2.13: codes email_available, username_available"
-)
-
-
 @check(
     LAYER,
     "users.get_current_user",
     "include=emails, teams, teams_total_count add them",
-    R_INCLUDE,
     statements=("2.9/include", "4.4/get-current-user"),
 )
 def current_user_includes(ctx: RunContext) -> None:
@@ -172,7 +162,6 @@ def _available(s: Session, path: str, name: str, value: str, code: str, taken: s
     LAYER,
     "users.get_email_availability",
     "an unused address is available, the caller's is not",
-    R_AVAILABLE,
     writes=False,
     statements=("2.13/message.returned-by", "2.13/message.codes", "4.4/email-availability"),
 )
@@ -186,7 +175,6 @@ def email_availability(ctx: RunContext) -> None:
     LAYER,
     "users.get_username_availability",
     "an unused username is available, the caller's is not",
-    R_AVAILABLE,
     writes=False,
     statements=("2.13/message.returned-by", "2.13/message.codes", "4.4/username-availability"),
 )
@@ -198,12 +186,6 @@ def username_availability(ctx: RunContext) -> None:
 
 
 # -- sharing: collaborators, contacts and what they see
-
-
-R_CONTACTS = (
-    'spec 2.9: "Contacts are the team members or users with whom the current user shares collections"; '
-    "spec 4.4 List contacts: an array of current-user-shaped objects"
-)
 
 
 def contacts_of(s: Session, user: User) -> list[dict[str, Any]]:
@@ -247,7 +229,6 @@ def _shaped_as(s: Session, found: dict[str, Any], user: User, whose: User) -> No
     LAYER,
     "users.list_contacts",
     "contacts are the team members and the users one shares collections with",
-    R_CONTACTS,
     users=3,
     statements=("2.9/contacts", "4.4/list-contacts"),
 )

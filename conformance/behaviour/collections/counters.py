@@ -20,14 +20,13 @@ from ...http import (
     unpaid,
 )
 from ...registry import RunContext, check
-from ..common import R_TOTALS, counted, shared_collection
+from ..common import counted, shared_collection
 
 
 @check(
     LAYER,
     "collections.get_collections_count",
     "counts follow creation, archiving and deletion",
-    "spec 4.1 Get collections count; spec 3: archived=true (paid)",
     statements=("3/archive", "4.1/get-collections-count"),
 )
 def collection_counts_follow(ctx: RunContext) -> None:
@@ -64,7 +63,6 @@ def collection_counts_follow(ctx: RunContext) -> None:
     LAYER,
     "collections.add_collaborator",
     "users_total_count follows collaborators",
-    "spec 4.1 Add / Remove a collaborator; spec 2.1 users_total_count",
     users=2,
     statements=(
         "1/collection-owner-items-collaborators",
@@ -109,12 +107,6 @@ def collaborators_count(ctx: RunContext) -> None:
             f"List collaborators still shows the removed user {other}",
             kind=NotGone,
         )
-
-
-R_COUNTS_SET = (
-    "spec 4.1 Get collections count: active, archived, highlighted, owned, total; spec 3: the list "
-    "status filter is active (default), archived, highlighted; spec 4.1 List collections owned"
-)
 
 
 KEYS = ("active", "archived", "highlighted", "owned")
@@ -177,7 +169,6 @@ def _wrong(reading: Reading, want: dict[str, set[int]]) -> list[str]:
     LAYER,
     "collections.get_collections_count",
     "each count counts its list's set; moves move exactly the matching counts",
-    R_COUNTS_SET,
     statements=("4.1/get-collections-count",),
 )
 def collections_count_sets(ctx: RunContext) -> None:
@@ -227,12 +218,6 @@ def collections_count_sets(ctx: RunContext) -> None:
             raise unpaid("highlighted", "archived", partly=True)
 
 
-R_COUNTS = (
-    "spec 4.1 Get collections count: active, archived, highlighted, owned, total; spec 3 transitions of "
-    "archived and highlighted (paid)"
-)
-
-
 R_ACTIVE = "docs/design.md: archived collections appear only under status=archived (not active)"
 
 
@@ -252,7 +237,6 @@ def moved_keeping(
     LAYER,
     "collections.get_collections_count",
     "active and highlighted counts follow creation and highlighting",
-    R_COUNTS,
     statements=("3/highlight", "4.1/get-collections-count"),
 )
 def collection_counts_flags(ctx: RunContext) -> None:
@@ -287,7 +271,6 @@ def collection_counts_flags(ctx: RunContext) -> None:
     LAYER,
     "collections.list_collections",
     "X-Total-Count follows creation and deletion",
-    R_TOTALS,
     statements=("4/x-total-count", "4.1/list-collections"),
 )
 def collections_total_follows(ctx: RunContext) -> None:

@@ -19,7 +19,7 @@ from ...http import (
     unique,
 )
 from ...registry import RunContext, check
-from ..common import R_FEED, R_SEARCH, feed_without, in_feed, named_item, vanished
+from ..common import feed_without, in_feed, named_item, vanished
 from .common import collection_ids
 
 
@@ -27,7 +27,6 @@ from .common import collection_ids
     LAYER,
     "collections.delete_collection",
     "a deleted collection is gone from get, lists and counts",
-    "spec 4.1 Delete a collection (200, message deleted); Get collections count",
     statements=("4.1/delete-collection",),
 )
 def deleted_collection_is_gone(ctx: RunContext) -> None:
@@ -96,9 +95,6 @@ R_DELETE_ITEMS = (
 )
 
 
-R_COLLECTION_GONE = "spec 4.1 Delete a collection; " + R_SEARCH + "; " + R_FEED
-
-
 def _not_served(s: Session, path: str, what: str) -> None:
     got = s.call("GET", path, ok=())
     vanished(s, not served_live(got), f"{what}: GET {path} still serves it", got)
@@ -151,7 +147,6 @@ def delete_items_gone(ctx: RunContext) -> None:
     LAYER,
     "collections.delete_collection",
     "a deleted collection and its items are gone from search, List items and activity",
-    R_COLLECTION_GONE,
     statements=("1/activity",),
 )
 def deleted_collection_everywhere(ctx: RunContext) -> None:

@@ -9,14 +9,12 @@ from ...failures import CheckSkipped, NotGone, NotHonoured, NotStored, StaleCoun
 from ...http import LAYER, ids_of, session, tag_names, unpaid
 from ...registry import RunContext, check
 from ..common import moved_keeping, new_tagged_item
-from ..machine.properties import R_ORDER, R_UPDATE_ITEMS
 
 
 @check(
     LAYER,
     "collections.update_items",
     "update items order sets the positions asked",
-    R_ORDER,
     statements=(
         "2.1/collection.sort_by",
         "2.2/item.sort",
@@ -56,7 +54,6 @@ def items_order(ctx: RunContext) -> None:
     LAYER,
     "collections.update_items",
     "update items moves items and stacks them into a stack",
-    R_UPDATE_ITEMS,
     statements=(
         "3/move",
         "3/stack",
@@ -108,7 +105,6 @@ def update_items_moves(ctx: RunContext) -> None:
     LAYER,
     "collections.update_items",
     "update items with tags adds the tags",
-    R_UPDATE_ITEMS,
     statements=("4/shared-path", "4.1/update-items", "4.1/update-items.items", "4.1/update-items.tags"),
 )
 def update_items_tags(ctx: RunContext) -> None:

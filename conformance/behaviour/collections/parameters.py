@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ...failures import NotGone, NotHonoured, NotStored
-from ...http import LAYER, P_COLL_ONE, P_PAGES, R_PAGES, Session, ids_of, session, unique, unpaid
+from ...http import LAYER, P_COLL_ONE, P_PAGES, Session, ids_of, session, unique, unpaid
 from ...registry import RunContext, check
 from ..common import R_COUNT, honoured, pages_as_per_page, shared_by
 from .common import collection_ids
@@ -20,7 +20,6 @@ from .common import collection_ids
     LAYER,
     "collections.list_collections",
     "archived collections are listed under status=archived",
-    "spec 3: PUT collection with archived=true (paid): the collection is listed under status archived",
     statements=(
         "2.1/collection.archived",
         "3/status-filter",
@@ -64,7 +63,6 @@ def archived_are_listed(ctx: RunContext) -> None:
     LAYER,
     "collections.list_collections",
     "pages partition the list (X-Total-Count, per_page)",
-    R_PAGES,
     statements=(
         "2/lists",
         "4/x-total-count",
@@ -87,7 +85,6 @@ def collections_pages(ctx: RunContext) -> None:
     LAYER,
     "collections.list_collections",
     "owned and q filter the list",
-    "spec 4.1 List collections query: owned, q",
     statements=("4.1/list-collections.owned", "4.1/list-collections.q"),
 )
 def collections_filters(ctx: RunContext) -> None:
@@ -117,9 +114,6 @@ _LC, _GC = "collections.list_collections", "collections.get_collection"
 R_OWNER = "spec 4.1 List collections: owner_id, only collections owned by this user"
 
 
-R_STATUS = "spec 3: the collection list status filter is active (default), archived, highlighted"
-
-
 R_SORT = "spec 4.1 List collections: sort name, recent; docs/design.md, Ordering"
 
 
@@ -127,15 +121,6 @@ R_INCLUDE = "spec 4.1: include items, users; spec 2.1: the answer carries the in
 
 
 R_DOMAIN = "spec 4.1 domain; docs/design.md, Dashboard domain: custom_domain or <username>.<host>"
-
-
-R_EMBED = (
-    "spec 4.1 Get a collection: include=items with items_page, items_per_page, items_type, "
-    "items_not_type, items_parent_id"
-)
-
-
-R_LOG = "spec 4.1 Get a collection: log_access true updates last_accessed_at"
 
 
 ACCESS_TICK = 1.1  # timestamps have whole seconds (docs/design.md): a later access needs a later second
@@ -155,7 +140,6 @@ def listed_ids(s: Session, params: dict[str, Any]) -> list[Any]:
     LAYER,
     _LC,
     "owner_id keeps the collections of that owner",
-    R_OWNER,
     users=2,
     statements=("2.1/collection.user_id", "4.1/list-collections.owner_id"),
 )
@@ -180,7 +164,6 @@ def collections_owner_filter(ctx: RunContext) -> None:
     LAYER,
     _LC,
     "status keeps active, archived or highlighted collections",
-    R_STATUS,
     statements=("2.1/collection.highlighted", "3/status-filter", "3/archive", "4.1/list-collections.status"),
 )
 def collections_status_filter(ctx: RunContext) -> None:
@@ -230,7 +213,6 @@ def _stamp(value: Any) -> datetime | None:
     LAYER,
     _GC,
     "log_access=true updates last_accessed_at",
-    R_LOG,
     statements=("2.1/collection.last_accessed_at", "4.1/get-collection.log_access"),
 )
 def log_access_touches(ctx: RunContext) -> None:
@@ -301,7 +283,6 @@ def _expect_users(s: Session, entry: dict[str, Any], want: set[int], what: str) 
     LAYER,
     _LC,
     "include=items and include=users carry each collection's items and users",
-    R_INCLUDE,
     statements=("2.1/collection.include", "4.1/list-collections.include"),
 )
 def collections_include(ctx: RunContext) -> None:
@@ -327,7 +308,6 @@ def collections_include(ctx: RunContext) -> None:
     LAYER,
     _GC,
     "include=users carries the collaborators",
-    R_INCLUDE,
     statements=("2.1/collection.include", "4.1/get-collection.include"),
 )
 def collection_include_users(ctx: RunContext) -> None:
@@ -390,7 +370,6 @@ def collection_domain_filter(ctx: RunContext) -> None:
     LAYER,
     _GC,
     "include=items honours items_type, items_not_type, items_parent_id and paging",
-    R_EMBED,
     statements=(
         "2.1/collection.include",
         "4.1/get-collection.include",
@@ -451,14 +430,10 @@ def collections_count_alias(ctx: RunContext) -> None:
         pages_as_per_page(s, "/v1/collections", {"q": token}, 4)
 
 
-R_DEFAULT = "spec 3, 4.1: the collection list status filter is active (default), archived, highlighted"
-
-
 @check(
     LAYER,
     "collections.list_collections",
     "without status the list is the list of status=active",
-    R_DEFAULT,
     statements=("3/status-filter", "4.1/list-collections.status"),
 )
 def collections_status_default_active(ctx: RunContext) -> None:

@@ -6,24 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from ...failures import NotStored
-from ...http import LAYER, R_ONE, Session, entry, me, session, unique, unpaid
+from ...http import LAYER, Session, entry, me, session, unique, unpaid
 from ...registry import RunContext, check
-from ..common import R_TIMES, expect_shows, judge_times, shared_by, write_paid
+from ..common import expect_shows, judge_times, shared_by, write_paid
 
 
 @check(
     LAYER,
     "collections.get_collection",
     "Get a collection is an array of one",
-    R_ONE,
     statements=("4.1/get-collection",),
 )
 def collection_array_of_one(ctx: RunContext) -> None:
     with session(ctx) as s:
         s.collection(s.new_collection()["id"])
-
-
-R_VIEW_MODE = "spec 2.1, 4.1: a collection's view_mode is tile (default), shelf, flow or list"
 
 
 R_OWNER = (
@@ -35,7 +31,6 @@ R_OWNER = (
     LAYER,
     "collections.create_collection",
     "a collection made without view_mode has view_mode tile",
-    R_VIEW_MODE,
     statements=("2.1/collection.view_mode", "4.1/collection-body.view_mode"),
 )
 def collection_view_mode_default(ctx: RunContext) -> None:
@@ -64,7 +59,6 @@ def _owner_data(s: Session, got: dict[str, Any], owner: dict[str, Any], what: st
     LAYER,
     "collections.get_collection",
     "a collection's user_id, user_name, username and user_email are its owner's",
-    R_OWNER,
     users=2,
     statements=(
         "1/collection-owner-items-collaborators",
@@ -87,7 +81,6 @@ def collection_owner_fields(ctx: RunContext) -> None:
     LAYER,
     "collections.update_collection",
     "an update keeps created_at and moves updated_at",
-    f"{R_TIMES}; spec 2.1 Collection, 4.1 Update a collection",
     statements=("2.1/collection.last_accessed_at",),
 )
 def collection_timestamps_on_update(ctx: RunContext) -> None:
@@ -101,9 +94,6 @@ def collection_timestamps_on_update(ctx: RunContext) -> None:
             return data
 
         judge_times(s, f"collection {cid}", s.collection(cid), update, lambda: s.collection(cid))
-
-
-R_COLLECTION_BODY = "spec 4.1 Create and update a collection body; spec 2.1 Collection fields"
 
 
 PAID_COLLECTION = ("archived", "highlighted", "labels", "sort_by", "sort_order", "view_mode")
@@ -145,7 +135,6 @@ def _answered(s: Session, sent: dict[str, Any], data: dict[str, Any], what: str)
     LAYER,
     "collections.create_collection",
     "every field of a created collection reads back (its answer, GET and its list entry)",
-    R_COLLECTION_BODY,
     statements=(
         "1/collection-owner-items-collaborators",
         "1/paid",
@@ -190,7 +179,6 @@ def collection_create_fields_persist(ctx: RunContext) -> None:
     LAYER,
     "collections.update_collection",
     "every field of an update persists (its answer, GET and its list entry), and an update of a few",
-    R_COLLECTION_BODY + "; spec 3 transitions of archived, highlighted and type",
     statements=(
         "1/paid",
         "2.1/collection.type",

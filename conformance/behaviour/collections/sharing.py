@@ -11,17 +11,11 @@ from ...registry import RunContext, check
 from ...settings import User
 from ..common import refused_4xx
 
-R_COLLABORATOR_BODY = (
-    "spec 4.1 Add a collaborator: exactly one of email, id and username identifies the collaborator; "
-    "each is required if the other two are absent"
-)
-
 
 @check(
     LAYER,
     "collections.add_collaborator",
     "a collaborator body with none of id, email and username is refused",
-    R_COLLABORATOR_BODY,
     statements=("4.1/add-collaborator.exactly-one",),
 )
 def collaborator_body_needs_one(ctx: RunContext) -> None:
@@ -60,7 +54,6 @@ def _added(s: Session, cid: int, team_id: int, body: dict[str, Any]) -> dict[str
     LAYER,
     "collections.add_collaborator",
     "a team is added as a collaborator by id and by username",
-    R_TEAM,
     statements=("1/team-account", "1/team-collaborator", "2.8/collaborator", "4.1/add-collaborator.team"),
 )
 def team_as_collaborator(ctx: RunContext) -> None:
@@ -90,17 +83,10 @@ def reads_as_collaborator(s: Session, cid: int, other: User, how: str) -> None:
     )
 
 
-R_COLLABORATOR = "spec 4.1 Add a collaborator: exactly one of id, email or username identifies it"
-
-
-R_INVITE = "spec 4.1 Create and update a collection body: users, user ids of collaborators to invite"
-
-
 @check(
     LAYER,
     "collections.create_collection",
     "users in the body makes them collaborators",
-    R_INVITE,
     users=2,
     statements=("4.1/collection-body.users",),
 )
@@ -119,7 +105,6 @@ def collection_users_invited(ctx: RunContext) -> None:
     LAYER,
     "collections.add_collaborator",
     "a collaborator added by email or by username is stored",
-    R_COLLABORATOR,
     users=2,
     statements=("4.1/add-collaborator", "4.1/add-collaborator.body", "4.1/add-collaborator.exactly-one"),
 )

@@ -8,7 +8,7 @@ from typing import Any
 from ...failures import CheckSkipped
 from ...http import LAYER, session
 from ...registry import RunContext, check
-from ..common import R_CODES, R_DELETED, deletes, says
+from ..common import R_CODES, deletes, says
 
 
 # ---------------------------------------------------------------------- spec 2.13: deleted
@@ -16,7 +16,6 @@ from ..common import R_CODES, R_DELETED, deletes, says
     LAYER,
     "collections.delete_collection",
     "Delete a collection says code deleted",
-    R_DELETED,
     statements=(
         "2.13/message.returned-by",
         "2.13/message.fields",
@@ -36,7 +35,6 @@ def delete_collection_says_deleted(ctx: RunContext) -> None:
     LAYER,
     "collections.remove_collaborator",
     "Remove a collaborator says code deleted",
-    R_DELETED,
     users=2,
     statements=(
         "2.13/message.returned-by",

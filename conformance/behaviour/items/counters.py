@@ -7,14 +7,11 @@ from ...http import LAYER, session, total_count
 from ...registry import RunContext, check
 from ..common import counted
 
-R_COPY_COUNT = "spec 4.2 Copy items (into collection_id, or the current one); spec 2.1 items_total_count"
-
 
 @check(
     LAYER,
     "items.copy_items",
     "a copy counts in items_total_count and X-Total-Count",
-    R_COPY_COUNT,
     statements=("2.1/collection.items_total_count", "4.2/copy-items.body"),
 )
 def copy_counts_follow(ctx: RunContext) -> None:

@@ -6,14 +6,12 @@ from ...failures import NotGone, NotStored, StaleCount
 from ...http import LAYER, ids_of, metadata, session, shape_of, tag_names
 from ...registry import RunContext, check
 from ..common import moved_keeping, new_tagged_item
-from ..machine.properties import R_COPY, R_MOVE
 
 
 @check(
     LAYER,
     "items.update_multiple_items",
     "moved items land in the destination with tags and metadata",
-    R_MOVE,
     statements=(
         "1/item-collection",
         "2.1/collection.items_total_count",
@@ -54,7 +52,6 @@ def multiple_items_move(ctx: RunContext) -> None:
     LAYER,
     "items.copy_items",
     "copies land where asked with tags and metadata, without comments",
-    R_COPY,
     statements=("4/success-status", "4.2/copy-items", "4.2/copy-items.what", "4.2/copy-items.body"),
 )
 def copies(ctx: RunContext) -> None:

@@ -11,7 +11,6 @@ from ...http import (
     P_COLL_ONE,
     P_ITEM_ONE,
     P_PAGES,
-    R_PAGES,
     Session,
     ids_of,
     session,
@@ -21,14 +20,12 @@ from ...http import (
 )
 from ...registry import RunContext, check
 from ..common import LISBON, LONDON, R_COUNT, honoured, pages_as_per_page
-from ..machine.properties import R_FILTERS
 
 
 @check(
     LAYER,
     "items.list_items",
     "pages partition the list (X-Total-Count, per_page)",
-    R_PAGES,
     statements=(
         "1/collection-owner-items-collaborators",
         "2/lists",
@@ -150,7 +147,6 @@ def _expect_listed(
     LAYER,
     "items.list_items",
     "filters filter: collection_id, type, not_type, parent_id, q, owned",
-    R_FILTERS,
     statements=(
         "1/collections",
         "1/item-collection",
@@ -205,7 +201,6 @@ def items_filters(ctx: RunContext) -> None:
     LAYER,
     "items.list_items",
     "the tags filter keeps the items carrying every tag",
-    "spec 4.2 List items: tags, items having these tags; tags are paid",
     statements=("4.2/list-items.tags",),
 )
 def items_tags_filter(ctx: RunContext) -> None:
@@ -226,19 +221,10 @@ _LI, _GI = "items.list_items", "items.get_item"
 R_OWNER = "spec 4.2 List items: owner_id, owned by this user"
 
 
-R_NEAR = "spec 4.2 List items: ll (latitude,longitude) and radius, maximum distance in meters from ll"
-
-
 R_SORTED = (
     "spec 2.1 sort_by, sort_order of a collection; docs/design.md, Ordering: a collection's items "
     "(List items with collection_id, include=items) follow them"
 )
-
-
-R_CHILDREN = "spec 4.2 Get an item: include=items with items_page, items_per_page, items_type, items_not_type"
-
-
-R_RELATIVES = "spec 4.2 Get an item: include parent, siblings"
 
 
 def _ids(s: Session, params: dict[str, Any]) -> list[Any]:
@@ -249,7 +235,6 @@ def _ids(s: Session, params: dict[str, Any]) -> list[Any]:
     LAYER,
     _LI,
     "owner_id keeps the items of that user",
-    R_OWNER,
     users=2,
     statements=("4.2/list-items.owner_id",),
 )
@@ -278,7 +263,6 @@ def items_owner_filter(ctx: RunContext) -> None:
     LAYER,
     _LI,
     "ll and radius keep the items that near",
-    R_NEAR,
     statements=("4.2/list-items.ll", "4.2/list-items.radius"),
 )
 def items_near_filter(ctx: RunContext) -> None:
@@ -339,7 +323,6 @@ def _stack(s: Session, cid: int, *types: str) -> tuple[int, list[int]]:
     LAYER,
     _GI,
     "include=items gives a stack's children, with items_type, items_not_type, paging",
-    R_CHILDREN,
     statements=("4.2/get-item-query", "8/paging"),
 )
 def stack_include_filters(ctx: RunContext) -> None:
@@ -380,7 +363,6 @@ def stack_include_filters(ctx: RunContext) -> None:
     LAYER,
     _GI,
     "include=parent and include=siblings give an item's stack and its neighbours",
-    R_RELATIVES,
     statements=("4.2/get-item-query",),
 )
 def item_include_relatives(ctx: RunContext) -> None:

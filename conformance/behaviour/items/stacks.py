@@ -5,14 +5,12 @@ from __future__ import annotations
 from ...failures import NotGone, NotHonoured, NotStored
 from ...http import LAYER, ids_of, served_live, session
 from ...registry import RunContext, check
-from ..machine.properties import R_STACK, R_STACK_DELETE
 
 
 @check(
     LAYER,
     "items.get_item",
     "a stack holds its children (include=stack_items, parent_id filter)",
-    R_STACK,
     statements=(
         "1/item-stack",
         "2.2/item.parent_id",
@@ -55,7 +53,6 @@ def stack_children(ctx: RunContext) -> None:
     LAYER,
     "items.delete_item",
     "delete_items=true deletes a stack's children, without it they stay",
-    R_STACK_DELETE,
     statements=("4.2/delete-item", "4.2/delete-item.body"),
 )
 def stack_delete(ctx: RunContext) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...http import LAYER, session
 from ...registry import RunContext, check
-from ..common import R_CODES, R_DELETED, deletes, says
+from ..common import R_CODES, deletes, says
 
 UNKNOWN_ID = 2**31 - 7
 
@@ -13,7 +13,6 @@ UNKNOWN_ID = 2**31 - 7
     LAYER,
     "items.delete_item",
     "Delete an item says code deleted",
-    R_DELETED,
     statements=(
         "2.13/message.returned-by",
         "2.13/message.fields",

@@ -111,7 +111,6 @@ def _machine_budget(ctx: RunContext) -> tuple[int, int]:
     LAYER,
     "items.create_item",
     "stateful model of collections, items, stacks, tags, comments, likes",
-    "spec 4.1, 4.2, 4.5, 4.6, 4.8",
     records_own=True,
     statements=(
         "4.1/get-collection.include",

@@ -27,7 +27,7 @@ API_KEY = "conform-key"
 # --settle of the tests' runs: more than the lag of the lagging variant (tests/conformance/
 # variants_views.py), less than the default, so that a planted fault's view that never settles
 # costs the run less time
-SETTLE = 2.5
+SETTLE = 1.5
 
 
 @dataclass

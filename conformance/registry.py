@@ -69,7 +69,7 @@ class Check:
     strict: bool = False  # checks a gap choice of docs/design.md, only with --strict
     users: int = 1  # how many --user credentials it needs
     records_own: bool = False  # records its own outcomes (e.g. the schemathesis layer)
-    id: str = ""  # unique and stable: the rule table names checks by it
+    id: str = ""  # unique and stable: --accept files and planted faults' tests name checks by it
     recorded_by: str = ""  # a declared property: the id of the check that records its outcomes
     paid: bool = False  # needs the first --user on a paid plan (tags)
     statements: tuple[str, ...] = ()  # ids of the spec's statements it verifies (conformance/statements/)
@@ -110,7 +110,8 @@ def rule_of(statements: tuple[str, ...], operation: str = "") -> str:
 
     chosen = min(statements, key=rank)  # the first of the best rank
     first = by_id()[chosen]
-    rule = f"spec {first.section}: {first.text}"
+    where = f"docs/design.md, {first.heading}" if first.heading else f"spec {first.section}"
+    rule = f"{where}: {first.text}"
     more = [sid for sid in statements if sid != chosen]
     if more:
         rule += f" (also {', '.join(more[:3])}{', ...' if len(more) > 3 else ''})"
@@ -172,7 +173,7 @@ def declare(
 ) -> Check:
     """Register a property that the check `recorded_by` exercises and records (`record`).
 
-    It is in the registry like any check (ids, the rule table, coverage of what the settings
+    It is in the registry like any check (ids, statements, coverage of what the settings
     left out); the runner's call of it does nothing and records nothing (records_own)."""
     return register(
         Check(

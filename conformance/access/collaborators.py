@@ -14,7 +14,6 @@ from .common import (
     LAYER,
     OWNER_PERMISSIONS,
     READER_PERMISSIONS,
-    RULE_COLLABORATOR,
     RULE_PERMISSIONS,
     expect_invisible,
     expect_readable,
@@ -97,8 +96,8 @@ def collaborator_gains_access(ctx: RunContext) -> None:
     LAYER,
     "collections.remove_collaborator",
     "a removed collaborator loses access",
-    RULE_COLLABORATOR,
     users=2,
+    statements=("4.1/remove-collaborator", "design/visibility.private"),
 )
 def collaborator_loses_access(ctx: RunContext) -> None:
     stranger = stranger_of(ctx)

@@ -27,7 +27,6 @@ RULE_401 = "design.md, status codes: a 401 has WWW-Authenticate: Basic and the m
 RULE_PRIVATE = "spec 1, design.md, visibility: a private collection is for its owner and collaborators"
 RULE_PUBLIC = "design.md, visibility: public is readable by any authenticated user, writable by no reader"
 RULE_SHAREABLE = "spec 4.2 shareable, design.md, visibility: a shareable item is readable by any user"
-RULE_COLLABORATOR = "spec 1, 4.1: collaborators share a collection; design.md, visibility"
 RULE_PERMISSIONS = "design.md, permissions object"
 
 OWNER_PERMISSIONS = {"admin": True, "edit": True, "share": True, "leave": False, "delete": True}

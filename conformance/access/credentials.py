@@ -129,6 +129,7 @@ def _register_401_shape(operation: str, path: str, case: _BadCredentials) -> Non
         writes=False,
         strict=True,
         id=f"challenge_{case.key}_{operation.replace('.', '_')}",
+        statements=("design/status-codes.401", "design/error-body.message"),
     )
     def shaped(ctx: RunContext) -> None:
         exchange = case.request(ctx, "GET", path)

@@ -37,6 +37,7 @@ from .common import (
 )
 
 INVISIBLE, READABLE, REFUSED = "invisible", "readable", "refused"
+_NOT_FOUND = ("design/visibility.not-found",)
 Values = dict[str, Any]  # the scene's ids, and what a row's setup made
 
 
@@ -252,7 +253,16 @@ SINGLE_REQUESTS: tuple[Row, ...] = (
 
 
 def _register(row: Row) -> None:
-    @check(LAYER, row.operation, row.name, row.rule, users=2, id=row.id, statements=row.statements)
+    @check(
+        LAYER,
+        row.operation,
+        row.name,
+        row.rule,
+        users=2,
+        id=row.id,
+        # what a stranger may not see is a 404 (docs/design.md, Visibility)
+        statements=(*row.statements, *(_NOT_FOUND if row.expect == INVISIBLE else ())),
+    )
     def visibility(ctx: RunContext) -> None:
         scene, stranger = scene_of(ctx), stranger_of(ctx)
         values = {**asdict(scene), **(row.setup(ctx, scene) if row.setup else {})}

@@ -9,7 +9,6 @@ from ..http import LAYER, Session, create_thing, new_comment, session, settled, 
 from ..registry import RunContext, check
 from ..settings import User
 from .common import (
-    R_COUNT,
     activity,
     counted,
     honoured,
@@ -27,9 +26,8 @@ from .common import (
     LAYER,
     "activity.list_activity",
     "count pages as per_page",
-    R_COUNT,
     strict=True,
-    statements=("4.10/activity.query",),
+    statements=("4.10/activity.query", "design/request-encoding.count"),
 )
 def activity_count_alias(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -374,9 +374,6 @@ def feed_without(s: Session, things: list[tuple[str, Any, str | None]]) -> list[
 R_COUNT = "docs/design.md, Request encoding: count is an alias of per_page; per_page wins when both are sent"
 
 
-R_CODES = "docs/design.md, Status codes: every error is {code, message} with the code of its status"
-
-
 R_FEED = (
     "spec 1, 4.10: activity is a feed of the latest collections, comments, items and reactions created "
     "in the collections the current user can access; X-Total-Count carries its total"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..failures import NotGone, NotStored, SchemaViolation, StaleCount
 from ..http import LAYER, ids_of, session
 from ..registry import RunContext, check
-from .common import R_CODES, feed_without, in_feed, makes_and_deletes, says, vanished
+from .common import feed_without, in_feed, makes_and_deletes, says, vanished
 
 # -- deletion: where a deleted thing must disappear
 
@@ -100,7 +100,13 @@ def delete_reaction_says_deleted(ctx: RunContext) -> None:
         makes_and_deletes(s, f"/v1/items/{item['id']}/reactions", None, "reaction", "Delete a reaction")
 
 
-@check(LAYER, "reactions.create_reaction", "a second like says code conflict", R_CODES, strict=True)
+@check(
+    LAYER,
+    "reactions.create_reaction",
+    "a second like says code conflict",
+    strict=True,
+    statements=("design/status-codes.409", "design/error-body.message"),
+)
 def conflict_worded(ctx: RunContext) -> None:
     with session(ctx) as s:
         path = f"/v1/items/{s.add_item(s.new_collection()['id'])['id']}/reactions"

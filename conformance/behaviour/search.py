@@ -21,7 +21,6 @@ from ..http import (
 from ..registry import RunContext, check
 from .common import (
     LISBON,
-    R_COUNT,
     counted,
     honoured,
     pages_as_per_page,
@@ -37,7 +36,13 @@ ITEM = "item"
 # -- parameters: query parameters, paging and filters, and their effect on the answer
 
 
-@check(LAYER, "search.search", "count pages as per_page", R_COUNT, strict=True)
+@check(
+    LAYER,
+    "search.search",
+    "count pages as per_page",
+    strict=True,
+    statements=("design/request-encoding.count",),
+)
 def search_count_alias(ctx: RunContext) -> None:
     with session(ctx) as s:
         token = unique(s)

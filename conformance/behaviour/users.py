@@ -10,7 +10,7 @@ from ..failures import AccessLeak, CheckSkipped, NotGone, NotStored
 from ..http import LAYER, SERIAL, Session, entry, ids_of, me, session, settled, unique, unpaid
 from ..registry import RunContext, check
 from ..settings import User
-from .common import R_CODES, honoured, says, shared_collection, stored, unused_address, username_for
+from .common import honoured, says, shared_collection, stored, unused_address, username_for
 
 # -- helpers
 
@@ -374,9 +374,9 @@ def _team_members(s: Session) -> set[Any]:
     LAYER,
     "users.get_email_availability",
     "a taken address or username says why",
-    R_CODES,
     writes=False,
     strict=True,
+    statements=("design/status-codes.409", "design/error-body.message"),
 )
 def taken_names_worded(ctx: RunContext) -> None:
     with session(ctx) as s:

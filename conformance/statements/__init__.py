@@ -1,4 +1,5 @@
-"""The spec's statements, each with the checks that verify it (issue 22, items 2 and 3).
+"""The spec's statements, and docs/design.md's rules, each with the checks that verify it (issue 22,
+items 2 and 3): the one inventory of the rules conform checks.
 
 An inventory of spec/api-spec.md, sections 1-5 and 8 (4.11, the notes, included): every sentence
 of prose or of a bullet, and every table row but the header, as a `Statement`: a stable `id`,
@@ -30,9 +31,13 @@ How checks are named:
   names the one check and the outcome it records instead, and the test checks both parts.
 
 A query-parameter or body-field row of section 4 also names the `operations` it belongs to and
-its `subjects` (the parameters or fields of its first cell): tests/conformance/test_rules.py
-reads the document and fails when a query parameter or a writable field has no statement with
-checks.
+its `subjects` (the parameters or fields of its first cell; a prose statement about parameters
+or body fields, through s4_endpoints.SUBJECTS): tests/conformance/test_rules.py reads the
+document and fails when a query parameter or a writable field has no statement with checks.
+
+design.py holds docs/design.md's rules that checks verify where the spec sets none (section
+"design", each quoting docs/design.md under its heading); a check of one shows
+"docs/design.md, <heading>: <text>" as its rule.
 
 A "not shown" sentence sets no rule: conform accepts any answer there (NOT_SHOWN); where a
 check judges docs/design.md's choice for the gap with --strict, the entry names it too.
@@ -57,6 +62,7 @@ class Statement:
     reason: str = ""  # why (a part of) it cannot be checked from outside over HTTP
     operations: tuple[str, ...] = ()  # a parameter or body row: the operationIds it belongs to
     subjects: tuple[str, ...] = ()  # a parameter or body row: the parameters or fields it names
+    heading: str = ""  # section "design" (design.py): the heading of docs/design.md it is under
 
     @property
     def checks(self) -> tuple[str, ...]:
@@ -104,6 +110,7 @@ def statement(
     sid: str | None = None,
     operations: tuple[str, ...] = (),
     subjects: tuple[str, ...] = (),
+    heading: str = "",
 ) -> Statement:
     """An entry of section `section`; its id is "<section>/<slug>" (or `sid`); `contract`: the
     contract layer's outcomes (contract:<name>) that judge it."""
@@ -118,6 +125,7 @@ def statement(
         reason,
         operations,
         subjects,
+        heading,
     )
 
 

@@ -4,6 +4,8 @@ the operations and the names it is about), and the notes on gaps (4.11)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import (
     ACCEPTED,
     AUTH,
@@ -737,4 +739,54 @@ STATEMENTS = [
         "existing item, or other) is not shown.",
         reason=NOT_SHOWN,
     ),
+]
+
+
+_PROFILE = ("custom_domain", "labels", "name", "sort_by", "sort_order", "username", "view_mode")
+# prose statements about query parameters or body fields: statement id -> (operationIds, the names
+# it states)
+SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "4.2/get-item-query": (
+        ("items.get_item",),
+        ("include", "items_page", "items_per_page", "items_type", "items_not_type"),
+    ),
+    "4.4/get-current-user": (("users.get_current_user",), ("include",)),
+    "4.4/email-availability": (("users.get_email_availability",), ("email",)),
+    "4.4/username-availability": (("users.get_username_availability",), ("username",)),
+    "4.10/activity.query": ((_A,), ("page", "per_page")),
+    "4.1/update-items.collection_id": ((_UIS,), ("collection_id",)),
+    "4.1/update-items.items": ((_UIS,), ("items",)),
+    "4.1/update-items.parent_id": ((_UIS,), ("parent_id",)),
+    "4.1/update-items.tags": ((_UIS,), ("tags",)),
+    "4.1/update-items-order.order": ((_UIS,), ("order",)),
+    "4.1/add-collaborator.body": (("collections.add_collaborator",), ("email", "id", "username")),
+    "4.2/update-multiple-items.body": (("items.update_multiple_items",), ("collection_id", "items")),
+    "4.2/copy-items.body": (("items.copy_items",), ("collection_id", "items")),
+    "4.8/create-tag": (("tags.create_tag",), ("name",)),
+    "4.5/create-comment": (("comments.create_comment",), ("body", "notify")),
+    "4.5/update-comment": (("comments.update_comment",), ("body",)),
+    "4.3/update-team.body": (
+        ("teams.update_team",),
+        (
+            "billing_email",
+            "custom_domain",
+            "labels",
+            "name",
+            "sort_by",
+            "sort_order",
+            "username",
+            "view_mode",
+        ),
+    ),
+    "4.3/add-team-member.body": (("teams.add_team_member",), ("email", "id", "kind")),
+    "4.3/update-team-member.body": (("teams.update_team_member",), ("kind",)),
+    "4.4/update-current-user.body": (
+        ("users.update_current_user",),
+        ("email", *_PROFILE),
+    ),
+    "4.7/create-email": (("emails.create_email_address",), ("email",)),
+}
+STATEMENTS = [
+    replace(s, operations=SUBJECTS[s.id][0], subjects=SUBJECTS[s.id][1]) if s.id in SUBJECTS else s
+    for s in STATEMENTS
 ]

@@ -1,17 +1,20 @@
-"""The rule table (conformance/rules/) against the document and the registered checks (issue 15
-item 1): every query parameter of every operation has a parameter row, every writable body field
-of every create or update operation a persistence row, and every row names checks that exist."""
+"""Every query parameter and every writable body field of the document has a rule with a check
+(issue 15 item 1; since issue 22 item 3 the rules are the statements of conformance/statements/):
+a statement about the operation and the name (`operations`, `subjects`: a parameter or body row
+of section 4, a prose statement through s4_endpoints.SUBJECTS, or a docs/design.md rule of
+design.py) that a registered check declares."""
 
 from __future__ import annotations
 
-import importlib
+import re
+from pathlib import Path
 from typing import Any
 
-import pytest
-
-from csapi.conformance import registry, runner
-from csapi.conformance.rules import FAMILIES, PARAMETER, PERSISTENCE, ROWS, Rule
+from csapi.conformance.statements import STATEMENTS, Statement
+from csapi.conformance.statements.design import DESIGN
 from csapi.openapi import document, resolve
+
+DESIGN_MD = Path(__file__).resolve().parents[2] / "docs" / "design.md"
 
 # a token exchange: nothing it is sent is stored, so it has no persistence rule
 NOT_STORED = {"auth.authenticate"}
@@ -58,30 +61,24 @@ def writable_fields() -> list[tuple[str, str]]:
     return out
 
 
-def _about(row: Rule, name: str) -> bool:
-    """A row's subject names the parameter or field, alone or with a value (`include=items`) or a
-    note (`collection_id (order)`)."""
-    return row.subject == name or row.subject.startswith((f"{name}=", f"{name} "))
+def _statements_about(operation: str, name: str) -> list[Statement]:
+    return [s for s in STATEMENTS if operation in s.operations and name in s.subjects]
 
 
-def _covered(family: str, operation: str, name: str) -> bool:
-    return any(r.family == family and r.operation == operation and _about(r, name) for r in ROWS)
+def _checked(operation: str, name: str) -> bool:
+    """A statement about it that a registered check declares (a contract outcome alone is no rule's
+    check: it judges the document, not what the parameter or field does)."""
+    return any(c for s in _statements_about(operation, name) for c in s.checks if ":" not in c)
 
 
-def _by_id() -> dict[str, registry.Check]:
-    for layer in runner.LAYERS:  # registers its checks, as run_checks does
-        importlib.import_module(f"csapi.conformance.{layer}")
-    return registry.by_id()
+def test_every_query_parameter_has_a_checked_statement() -> None:
+    missing = [f"{op} {name}" for op, name in query_parameters() if not _checked(op, name)]
+    assert not missing, "query parameters without a statement a check declares: " + ", ".join(missing)
 
 
-def test_every_query_parameter_has_a_row() -> None:
-    missing = [f"{op} {name}" for op, name in query_parameters() if not _covered(PARAMETER, op, name)]
-    assert not missing, "query parameters without a parameter row: " + ", ".join(missing)
-
-
-def test_every_writable_field_has_a_persistence_row() -> None:
-    missing = [f"{op} {name}" for op, name in writable_fields() if not _covered(PERSISTENCE, op, name)]
-    assert not missing, "writable fields without a persistence row: " + ", ".join(missing)
+def test_every_writable_field_has_a_checked_statement() -> None:
+    missing = [f"{op} {name}" for op, name in writable_fields() if not _checked(op, name)]
+    assert not missing, "writable fields without a statement a check declares: " + ", ".join(missing)
 
 
 def test_the_document_is_read() -> None:
@@ -89,19 +86,18 @@ def test_the_document_is_read() -> None:
     assert len(query_parameters()) >= 50 and len(writable_fields()) >= 80
 
 
-def test_every_row_is_well_formed() -> None:
+def test_every_statement_about_parameters_names_operations_of_the_document() -> None:
     operations = {op_id for op_id, *_ in _operations()}
-    for row in ROWS:
-        assert row.family in FAMILIES, row
-        assert row.operation in operations, row
-        assert row.subject and row.rule and row.source, row
-    keys = [(r.family, r.operation, r.subject) for r in ROWS]
-    assert len(keys) == len(set(keys)), "a (family, operation, subject) appears twice"
+    for entry in STATEMENTS:
+        assert set(entry.operations) <= operations, entry.id
+        assert bool(entry.operations) == bool(entry.subjects), entry.id
 
 
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r.family}:{r.operation}:{r.subject}")
-def test_every_row_names_a_registered_check(row: Rule) -> None:
-    assert row.checks, f"no check covers: {row.rule} ({row.source})"
-    checks = _by_id()
-    unknown = [name for name in row.checks if name not in checks]
-    assert not unknown, f"{row.operation} {row.subject}: no registered check {unknown}"
+def test_every_design_statement_quotes_docs_design_md() -> None:
+    """A rule of design.py is docs/design.md's text under its heading (whitespace collapsed)."""
+    design = DESIGN_MD.read_text()
+    sections = dict(re.findall(r"^#+ (.+)\n((?:(?!^#).*\n?)*)", design, flags=re.M))
+    for entry in (s for s in STATEMENTS if s.section == DESIGN):
+        assert entry.heading in sections, f"{entry.id}: no heading {entry.heading!r} in docs/design.md"
+        assert entry.text in " ".join(sections[entry.heading].split()), f"{entry.id}: not in docs/design.md"
+        assert entry.checks, f"{entry.id}: no check declares it"

@@ -3,7 +3,8 @@ against spec/api-spec.md as it reads now, and against the registered checks.
 
 The statements are read from the spec copy at test time (tests/spec_md.py `statements`): each
 sentence and each table row of sections 1-5 and 8. An entry matches a statement by section and
-text; a text that occurs n times in a section needs n entries."""
+text; a text that occurs n times in a section needs n entries. docs/design.md's rules (design.py,
+section "design") are matched against docs/design.md instead (tests/conformance/test_rules.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from collections import Counter
 
 from csapi.conformance import registry, runner
 from csapi.conformance.contract.data import RULES
-from csapi.conformance.statements import CONTRACT, STATEMENTS, Statement
+from csapi.conformance.statements import CONTRACT, STATEMENTS, Statement, by_id
+from csapi.conformance.statements.design import DESIGN
 from tests.spec_md import STATEMENT_SECTIONS, statements
 
 
@@ -28,6 +30,9 @@ def _known(name: str, checks: dict[str, registry.Check]) -> bool:
     return name in checks if not outcome else recorder == CONTRACT in checks and outcome in RULES
 
 
+SPEC = [s for s in STATEMENTS if s.section != DESIGN]  # the spec's statements
+
+
 def _key(entry: Statement) -> tuple[str, str]:
     return entry.section, entry.text
 
@@ -40,7 +45,7 @@ def test_the_spec_is_read() -> None:
 
 
 def test_every_statement_of_the_spec_has_an_entry() -> None:
-    listed = Counter(_key(s) for s in STATEMENTS)
+    listed = Counter(_key(s) for s in SPEC)
     missing = Counter(statements()) - listed
     assert not missing, "statements of the spec without an entry in conformance/statements/:\n" + "\n".join(
         f"  {section}: {text!r}" + (f" (x{n})" if n > 1 else "") for (section, text), n in missing.items()
@@ -48,7 +53,7 @@ def test_every_statement_of_the_spec_has_an_entry() -> None:
 
 
 def test_no_entry_is_stale() -> None:
-    stale = Counter(_key(s) for s in STATEMENTS) - Counter(statements())
+    stale = Counter(_key(s) for s in SPEC) - Counter(statements())
     assert not stale, "entries whose text is no longer in the spec (or is listed too often):\n" + "\n".join(
         f"  {section}: {text!r}" for section, text in stale
     )
@@ -74,3 +79,12 @@ def test_every_check_named_is_registered() -> None:
     assert not unknown, "statements name checks that are not registered:\n" + "\n".join(
         f"  {name}: {', '.join(ids)}" for name, ids in named_by.items()
     )
+
+
+def test_every_check_declares_known_statements() -> None:
+    """A check names statements by id; registering one that names an unknown id fails, so every
+    declared id is in the inventory, and each statement lists the checks that declare it."""
+    checks = _registered()
+    for entry in checks.values():
+        for sid in entry.statements:
+            assert entry.id in by_id()[sid].checks, (entry.id, sid)

@@ -62,8 +62,8 @@ def deleted_collection_is_gone(ctx: RunContext) -> None:
     LAYER,
     "collections.delete_collection",
     "a deleted collection's GET is 404, its items go with it",
-    "docs/design.md: an unknown id is a 404; deleting a collection soft-deletes its items",
     strict=True,
+    statements=("design/deleted-items.gone", "design/deleted-items.collection"),
 )
 def deleted_collection_404(ctx: RunContext) -> None:
     with session(ctx) as s:

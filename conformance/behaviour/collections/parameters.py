@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from ...failures import NotGone, NotHonoured, NotStored
 from ...http import LAYER, P_COLL_ONE, P_PAGES, Session, ids_of, session, unique, unpaid
 from ...registry import RunContext, check
-from ..common import R_COUNT, honoured, pages_as_per_page, shared_by
+from ..common import honoured, pages_as_per_page, shared_by
 from .common import collection_ids
 
 
@@ -421,7 +421,13 @@ def embedded_items_filters(ctx: RunContext) -> None:
             )
 
 
-@check(LAYER, "collections.list_collections", "count pages as per_page", R_COUNT, strict=True)
+@check(
+    LAYER,
+    "collections.list_collections",
+    "count pages as per_page",
+    strict=True,
+    statements=("design/request-encoding.count",),
+)
 def collections_count_alias(ctx: RunContext) -> None:
     with session(ctx) as s:
         token = unique(s)

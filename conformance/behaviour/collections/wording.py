@@ -8,7 +8,7 @@ from typing import Any
 from ...failures import CheckSkipped
 from ...http import LAYER, session
 from ...registry import RunContext, check
-from ..common import R_CODES, deletes, says
+from ..common import deletes, says
 
 
 # ---------------------------------------------------------------------- spec 2.13: deleted
@@ -57,9 +57,8 @@ def remove_collaborator_says_deleted(ctx: RunContext) -> None:
     LAYER,
     "collections.create_collection",
     "a free account's paid-only field says code paid_plan_required",
-    R_CODES,
     strict=True,
-    statements=("1/paid", "8/paid", "8/unpaid"),
+    statements=("1/paid", "8/paid", "8/unpaid", "design/status-codes.402", "design/error-body.message"),
 )
 def paid_plan_required_worded(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -84,9 +83,9 @@ def paid_plan_required_worded(ctx: RunContext) -> None:
     LAYER,
     "collections.delete_collection",
     "a collaborator's delete says code forbidden",
-    R_CODES,
     users=2,
     strict=True,
+    statements=("design/status-codes.403", "design/error-body.message"),
 )
 def forbidden_worded(ctx: RunContext) -> None:
     other = ctx.settings.users[1]
@@ -104,8 +103,8 @@ def forbidden_worded(ctx: RunContext) -> None:
     LAYER,
     "collections.create_collection",
     "a body of another media type says code unsupported_media_type",
-    R_CODES,
     strict=True,
+    statements=("design/status-codes.415", "design/error-body.message"),
 )
 def unsupported_media_type_worded(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from ...failures import NotGone, StaleCount, WrongStatus
 from ...http import LAYER, P_COLL_ONE, ids_of, served_live, session, unique
 from ...registry import RunContext, check
-from ..common import R_FEED, feed_without, in_feed, named_item, vanished
-from ..machine.properties import R_404
+from ..common import feed_without, in_feed, named_item, vanished
 
 
 @check(
@@ -46,7 +45,13 @@ def deleted_item_is_gone(ctx: RunContext) -> None:
         )
 
 
-@check(LAYER, "items.delete_item", "a deleted item's GET answers 404", R_404, strict=True)
+@check(
+    LAYER,
+    "items.delete_item",
+    "a deleted item's GET answers 404",
+    strict=True,
+    statements=("design/deleted-items.gone",),
+)
 def deleted_item_404(ctx: RunContext) -> None:
     with session(ctx) as s:
         item = s.add_item(s.new_collection()["id"])
@@ -59,14 +64,11 @@ def deleted_item_404(ctx: RunContext) -> None:
         )
 
 
-R_ITEM_GONE = "spec 4.2 Delete an item; spec 4.1 include=items; spec 4.2 include=stack_items; " + R_FEED
-
-
 @check(
     LAYER,
     "items.delete_item",
     "a deleted item is gone from include=items, stack_items, parent_id lists and activity",
-    R_ITEM_GONE,
+    statements=("design/deleted-items.gone",),
 )
 def deleted_item_everywhere(ctx: RunContext) -> None:
     with session(ctx) as s:

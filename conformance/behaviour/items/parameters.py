@@ -19,7 +19,7 @@ from ...http import (
     unpaid,
 )
 from ...registry import RunContext, check
-from ..common import LISBON, LONDON, R_COUNT, honoured, pages_as_per_page
+from ..common import LISBON, LONDON, honoured, pages_as_per_page
 
 
 @check(
@@ -394,7 +394,13 @@ def item_include_relatives(ctx: RunContext) -> None:
         )
 
 
-@check(LAYER, "items.list_items", "count pages as per_page", R_COUNT, strict=True)
+@check(
+    LAYER,
+    "items.list_items",
+    "count pages as per_page",
+    strict=True,
+    statements=("design/request-encoding.count",),
+)
 def items_count_alias(ctx: RunContext) -> None:
     with session(ctx) as s:
         cid = s.new_collection()["id"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...http import LAYER, session
 from ...registry import RunContext, check
-from ..common import R_CODES, deletes, says
+from ..common import deletes, says
 
 UNKNOWN_ID = 2**31 - 7
 
@@ -27,7 +27,14 @@ def delete_item_says_deleted(ctx: RunContext) -> None:
         deletes(s, f"/v1/items/{item['id']}", "Delete an item")
 
 
-@check(LAYER, "items.list_items", "invalid input says code invalid_input", R_CODES, writes=False, strict=True)
+@check(
+    LAYER,
+    "items.list_items",
+    "invalid input says code invalid_input",
+    writes=False,
+    strict=True,
+    statements=("design/status-codes.400", "design/error-body.message"),
+)
 def invalid_input_worded(ctx: RunContext) -> None:
     with session(ctx) as s:
         says(
@@ -39,7 +46,14 @@ def invalid_input_worded(ctx: RunContext) -> None:
         )
 
 
-@check(LAYER, "items.get_item", "an unknown id says code not_found", R_CODES, writes=False, strict=True)
+@check(
+    LAYER,
+    "items.get_item",
+    "an unknown id says code not_found",
+    writes=False,
+    strict=True,
+    statements=("design/status-codes.404", "design/error-body.message"),
+)
 def not_found_worded(ctx: RunContext) -> None:
     with session(ctx) as s:
         path = f"/v1/items/{UNKNOWN_ID}"

@@ -7,8 +7,6 @@ from __future__ import annotations
 from ...http import stateful_property
 
 R_UPDATE = "spec 4.2 Update an item (200, Item): the change persists, a later GET shows it"
-R_GONE = "spec 4.2 Delete an item, spec 2.2 deleted_at: a deleted item is no longer served by get or lists"
-R_404 = "docs/design.md deleted items: the GET of a deleted item answers 404"
 R_ORPHANS = "docs/design.md stacks: deleting a stack without delete_items moves its children to top level"
 R_STACK_MOVES = "docs/design.md moving items: a stack moves with its children"
 R_ORDER_LIST = (
@@ -74,10 +72,17 @@ P_UPDATE = stateful_property(
     ),
 )
 P_DELETE = stateful_property(
-    "delete", "items.delete_item", "a deleted item is gone from get and lists", R_GONE
+    "delete",
+    "items.delete_item",
+    "a deleted item is gone from get and lists",
+    statements=("design/deleted-items.gone",),
 )
 P_DELETE_404 = stateful_property(
-    "delete_404", "items.delete_item", "a deleted item's GET answers 404", R_404, strict=True
+    "delete_404",
+    "items.delete_item",
+    "a deleted item's GET answers 404",
+    strict=True,
+    statements=("design/deleted-items.gone",),
 )
 P_STACK_DELETE = stateful_property(
     "stack_delete",
@@ -195,7 +200,12 @@ P_TAG_NEW = stateful_property(
     statements=("2.5/item-tags", "4.2/list-item-tags"),
 )
 P_TAG_GONE = stateful_property(
-    "tag_gone", "tags.delete_tag", "a deleted tag is gone from the item's tags", R_TAG, paid=True
+    "tag_gone",
+    "tags.delete_tag",
+    "a deleted tag is gone from the item's tags",
+    R_TAG,
+    paid=True,
+    statements=("4.8/delete-tag",),
 )
 P_TAG_COUNT = stateful_property(
     "tag_count",
@@ -224,7 +234,11 @@ P_COMMENT_EDIT = stateful_property(
     statements=("4.5/update-comment",),
 )
 P_COMMENT_GONE = stateful_property(
-    "comment_gone", "comments.delete_comment", "a deleted comment is gone from the list", R_COMMENT
+    "comment_gone",
+    "comments.delete_comment",
+    "a deleted comment is gone from the list",
+    R_COMMENT,
+    statements=("4.5/delete-comment",),
 )
 P_LIKE = stateful_property(
     "like",
@@ -232,8 +246,19 @@ P_LIKE = stateful_property(
     "a like counts in reactions_total_count",
     statements=("1/reaction-like", "2.2/item.reactions_total_count", "4.6/create-reaction"),
 )
-P_UNLIKE = stateful_property("unlike", "reactions.delete_reaction", "a deleted like no longer counts", R_LIKE)
-P_SEARCH = stateful_property("search", "search.search", "a deleted item is no longer found", R_SEARCH)
+P_UNLIKE = stateful_property(
+    "unlike",
+    "reactions.delete_reaction",
+    "a deleted like no longer counts",
+    R_LIKE,
+    statements=("4.6/delete-reaction",),
+)
+P_SEARCH = stateful_property(
+    "search",
+    "search.search",
+    "a deleted item is no longer found",
+    statements=("design/deleted-items.gone",),
+)
 P_RUN = stateful_property(
     "run", "items.create_item", "the stateful run completes", "spec 4: every operation answers as documented"
 )

@@ -1,0 +1,94 @@
+"""docs/design.md's rules that checks verify where the spec sets none (its settled gaps): each a
+`Statement` of section "design", quoting docs/design.md under `heading` (tests/conformance/
+test_statements.py: the quoted text occurs in docs/design.md). Without --strict, conform judges
+only what the spec states; a check of one of these either runs with --strict or reads a choice the
+spec leaves open as the design made it (docs/spec-open.md)."""
+
+from __future__ import annotations
+
+from . import Statement, statement
+
+DESIGN = "design"
+
+_LISTS = ("collections.list_collections", "items.list_items", "search.search", "activity.list_activity")
+
+
+def _d(
+    heading: str, slug: str, text: str, operations: tuple[str, ...] = (), subjects: tuple[str, ...] = ()
+) -> Statement:
+    """A rule under `heading` of docs/design.md; its id is "design/<heading>.<slug>"."""
+    sid = f"{heading.lower().replace(' ', '-')}.{slug}"
+    return statement(DESIGN, sid, text, heading=heading, operations=operations, subjects=subjects)
+
+
+STATEMENTS = [
+    _d(
+        "Request encoding",
+        "count",
+        "`count` is an alias of `per_page` for older clients; when both are sent, `per_page` wins.",
+        operations=_LISTS,
+        subjects=("count",),
+    ),
+    _d(
+        "Error body",
+        "message",
+        'Every error is the spec\'s message object (spec 2.13), `{"code": "...", "message": "..."}`, sent '
+        "with `Content-Type: application/json`.",
+    ),
+    _d(
+        "Status codes",
+        "400",
+        "| 400 | invalid input, by schema or by meaning (e.g. a `parent_id` that is not a stack) | "
+        "`invalid_input` |",
+    ),
+    _d(
+        "Status codes",
+        "401",
+        "| 401 | API key or user credentials missing or wrong; always with `WWW-Authenticate: Basic` | "
+        "`unauthorized`, `password_incorrect`, `user_invalid` |",
+    ),
+    _d(
+        "Status codes",
+        "402",
+        "| 402 | a free account sends a paid-only field; nothing changes | `paid_plan_required` |",
+    ),
+    _d(
+        "Status codes",
+        "403",
+        "| 403 | the caller can see the resource but may not do this | `forbidden` |",
+    ),
+    _d(
+        "Status codes",
+        "404",
+        "| 404 | unknown id, or a resource the caller may not see | `not_found` |",
+    ),
+    _d(
+        "Status codes",
+        "409",
+        "| 409 | conflict: address or username taken, duplicate like or member, last manager, primary "
+        "email | `conflict`, `email_unavailable`, `username_unavailable`, `last_manager`, `primary_email` |",
+    ),
+    _d(
+        "Status codes",
+        "415",
+        "| 415 | unsupported media type, or a body without `Content-Type` | `unsupported_media_type` |",
+    ),
+    _d(
+        "Deleted items",
+        "gone",
+        "The item gets `deleted_at` and drops out of every list, search result and count, and its GET "
+        "answers 404.",
+    ),
+    _d("Deleted items", "collection", "Deleting a collection soft-deletes its items with it."),
+    _d(
+        "Visibility",
+        "private",
+        "| `private` | the owner, its collaborators, and members of a team that owns it or collaborates "
+        "on it |",
+    ),
+    _d(
+        "Visibility",
+        "not-found",
+        "Anything the caller may not see is a 404, not a 403.",
+    ),
+]

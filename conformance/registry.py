@@ -105,8 +105,10 @@ def rule_of(statements: tuple[str, ...], operation: str = "") -> str:
     row = operation.split(".")[-1].replace("_", "-")
 
     def rank(sid: str) -> int:
-        slug = sid.split("/", 1)[-1]
-        return 0 if slug == row else 1 if slug.startswith(f"{row}.") else 2 if sid.startswith("4") else 3
+        section, _, slug = sid.partition("/")
+        if not section.startswith("4"):
+            return 3
+        return 0 if slug == row else 1 if slug.startswith(f"{row}.") else 2
 
     chosen = min(statements, key=rank)  # the first of the best rank
     first = by_id()[chosen]

@@ -52,12 +52,6 @@ def search_count_alias(ctx: RunContext) -> None:
         pages_as_per_page(s, "/v1/search", {"q": token}, 4)
 
 
-R_SEARCH_PARAMS = (
-    "spec 4.9 Search: q, tags, owned, owner_id, ll, radius, page, per_page, type; "
-    "docs/design.md, Search results: an item is findable as soon as it is created"
-)
-
-
 def kind_of(entry: Any) -> tuple[str, Any]:
     """A search result as (collection | comment | item, id): ids of different kinds may be equal."""
     kind = entry.get("type") if isinstance(entry, dict) else None
@@ -91,7 +85,6 @@ def _world(s: Session, token: str) -> tuple[dict[str, tuple[str, Any]], str | No
     LAYER,
     "search.search",
     "q, type, owned, owner_id, tags, ll, radius and paging narrow the results",
-    R_SEARCH_PARAMS,
     statements=(
         "1/search",
         "2.11/search-result",
@@ -106,6 +99,7 @@ def _world(s: Session, token: str) -> tuple[dict[str, tuple[str, Any]], str | No
         "4.9/search.per_page",
         "4.9/search.type",
         "8/paging",
+        "design/search-results.findable",
     ),
 )
 def search_filters(ctx: RunContext) -> None:

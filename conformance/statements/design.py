@@ -91,4 +91,44 @@ STATEMENTS = [
         "not-found",
         "Anything the caller may not see is a 404, not a 403.",
     ),
+    _d(
+        "Stacks",
+        "orphans",
+        "Deleting a stack without `delete_items` moves its children to top level.",
+    ),
+    _d(
+        "Ordering",
+        "items",
+        "| a collection's items (`GET /v1/items?collection_id=`, `include=items`) | the collection's "
+        "`sort_by`/`sort_order`; by `sort` ascending when `sort_by` is null (manual order) |",
+    ),
+    _d(
+        "Ordering",
+        "update-items-order",
+        "| Update items order | the items listed come first, in that order, and the rest follow as they "
+        "were; `sort` is renumbered 1..n |",
+    ),
+    _d(
+        "Ordering",
+        "collections",
+        "| collections | by `sort`, unless `sort=name` or `sort=recent` (most recently accessed first) |",
+    ),
+    _d("Search results", "findable", "An item is findable as soon as it is created."),
+    _d(
+        "Small rules",
+        "prevent-duplicate",
+        "| prevent_duplicate | if the collection already has a link item with the same `link` (or link "
+        "content), nothing is created and the answer is 200 with that item; otherwise 201 |",
+    ),
+    _d(
+        "Further behaviour",
+        "moving-items",
+        "| moving items | a stack moves with its children; a child moved without its stack goes to top "
+        "level |",
+    ),
+    _d(
+        "Further behaviour",
+        "copying-a-stack",
+        "| copying a stack | its children are copied into the new stack; a copy belongs to whoever made it |",
+    ),
 ]

@@ -114,9 +114,6 @@ _LC, _GC = "collections.list_collections", "collections.get_collection"
 R_OWNER = "spec 4.1 List collections: owner_id, only collections owned by this user"
 
 
-R_SORT = "spec 4.1 List collections: sort name, recent; docs/design.md, Ordering"
-
-
 R_INCLUDE = "spec 4.1: include items, users; spec 2.1: the answer carries the included objects"
 
 
@@ -192,7 +189,12 @@ def collections_status_filter(ctx: RunContext) -> None:
                 honoured(s, not wrong, f"status={status} lists {wrong}, whose {flag} is not true")
 
 
-@check(LAYER, _LC, "sort=name lists by name", R_SORT, statements=("4.1/list-collections.sort",))
+@check(
+    LAYER,
+    _LC,
+    "sort=name lists by name",
+    statements=("4.1/list-collections.sort", "design/ordering.collections"),
+)
 def collections_sorted_by_name(ctx: RunContext) -> None:
     with session(ctx) as s:
         token = unique(s)
@@ -241,9 +243,8 @@ def log_access_touches(ctx: RunContext) -> None:
     LAYER,
     _LC,
     "sort=recent lists the most recently accessed first",
-    R_SORT,
     strict=True,
-    statements=("4.1/list-collections.sort",),
+    statements=("4.1/list-collections.sort", "design/ordering.collections"),
 )
 def collections_sorted_by_recent(ctx: RunContext) -> None:
     with session(ctx) as s:

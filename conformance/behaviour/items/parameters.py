@@ -221,12 +221,6 @@ _LI, _GI = "items.list_items", "items.get_item"
 R_OWNER = "spec 4.2 List items: owner_id, owned by this user"
 
 
-R_SORTED = (
-    "spec 2.1 sort_by, sort_order of a collection; docs/design.md, Ordering: a collection's items "
-    "(List items with collection_id, include=items) follow them"
-)
-
-
 def _ids(s: Session, params: dict[str, Any]) -> list[Any]:
     return ids_of(s.listing("/v1/items", params))
 
@@ -281,12 +275,12 @@ def items_near_filter(ctx: RunContext) -> None:
     LAYER,
     _LI,
     "a collection's items follow its sort_by and sort_order",
-    R_SORTED,
     statements=(
         "2.1/collection.sort_by",
         "2.1/collection.sort_order",
         "4.1/collection-body.sort_by",
         "4.2/list-items.collection_id",
+        "design/ordering.items",
     ),
 )
 def collection_items_sorted(ctx: RunContext) -> None:

@@ -162,9 +162,6 @@ def item_timestamps_on_update(ctx: RunContext) -> None:
         judge_times(s, f"item {item_id}", s.item(item_id), update, lambda: s.item(item_id))
 
 
-R_DUPLICATE = "docs/design.md small rules: prevent_duplicate answers 200 with the existing link item"
-
-
 # ---------------------------------------------------------------------- items
 def _item_entry(s: Session, cid: int, item_id: int) -> dict[str, Any] | None:
     return entry(s.listing("/v1/items", {"collection_id": cid}), item_id)
@@ -347,9 +344,12 @@ def item_update_fields_persist(ctx: RunContext) -> None:
     LAYER,
     "items.create_item",
     "prevent_duplicate does not store a second link item",
-    R_DUPLICATE,
     strict=True,
-    statements=("4.2/item-body.prevent_duplicate", "4.11/prevent-duplicate"),
+    statements=(
+        "4.2/item-body.prevent_duplicate",
+        "4.11/prevent-duplicate",
+        "design/small-rules.prevent-duplicate",
+    ),
 )
 def item_prevent_duplicate(ctx: RunContext) -> None:
     with session(ctx) as s:

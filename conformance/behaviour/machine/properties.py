@@ -7,13 +7,6 @@ from __future__ import annotations
 from ...http import stateful_property
 
 R_UPDATE = "spec 4.2 Update an item (200, Item): the change persists, a later GET shows it"
-R_ORPHANS = "docs/design.md stacks: deleting a stack without delete_items moves its children to top level"
-R_STACK_MOVES = "docs/design.md moving items: a stack moves with its children"
-R_ORDER_LIST = (
-    "docs/design.md ordering: the listed items come first in that order, the others after them as they "
-    "were; a manual collection lists by sort"
-)
-R_COPY_STACK = "docs/design.md copying a stack copies its children into the new stack"
 R_COUNT = "spec 2.1 items_total_count of a collection follows its items"
 R_TAG = "spec 4.8 Create a tag / Delete a tag; spec 4.2 List item tags"
 R_COMMENT = "spec 4.5 Create, Update, Delete a comment; List comments shows the current ones"
@@ -91,7 +84,11 @@ P_STACK_DELETE = stateful_property(
     statements=("4.2/delete-item.body",),
 )
 P_ORPHANS = stateful_property(
-    "orphans", "items.delete_item", "a deleted stack's children move to top level", R_ORPHANS, strict=True
+    "orphans",
+    "items.delete_item",
+    "a deleted stack's children move to top level",
+    strict=True,
+    statements=("design/stacks.orphans",),
 )
 P_MOVE = stateful_property(
     "move",
@@ -103,8 +100,8 @@ P_MOVE_STACK = stateful_property(
     "move_stack",
     "items.update_multiple_items",
     "a moved stack takes its children",
-    R_STACK_MOVES,
     strict=True,
+    statements=("design/further-behaviour.moving-items",),
 )
 P_TRANSFER = stateful_property(
     "transfer",
@@ -116,8 +113,8 @@ P_TRANSFER_STACK = stateful_property(
     "transfer_stack",
     "collections.update_items",
     "a transferred stack takes its children",
-    R_STACK_MOVES,
     strict=True,
+    statements=("design/further-behaviour.moving-items",),
 )
 P_STACK_INTO = stateful_property(
     "stack_into",
@@ -142,8 +139,8 @@ P_ORDER_LIST = stateful_property(
     "order_list",
     "collections.update_items",
     "update items order: the list follows it",
-    R_ORDER_LIST,
     strict=True,
+    statements=("design/ordering.update-items-order", "design/ordering.items"),
 )
 P_COPY = stateful_property(
     "copy",
@@ -152,7 +149,11 @@ P_COPY = stateful_property(
     statements=("4.2/copy-items", "4.2/copy-items.what", "4.2/copy-items.body"),
 )
 P_COPY_STACK = stateful_property(
-    "copy_stack", "items.copy_items", "a copied stack has copies of its children", R_COPY_STACK, strict=True
+    "copy_stack",
+    "items.copy_items",
+    "a copied stack has copies of its children",
+    strict=True,
+    statements=("design/further-behaviour.copying-a-stack",),
 )
 P_LIST = stateful_property(
     "list",

@@ -99,14 +99,15 @@ def register(entry: Check) -> Check:
 def rule_of(statements: tuple[str, ...], operation: str = "") -> str:
     """The rule a check shows (its outcomes, the report, JUnit) when it states none of its own: the
     statement of its operation's row if it verifies it (4.x/<operation>, then one of that row's
-    parameters or fields), else the first of section 4, else its first; and the ids of a few more."""
+    parameters or fields), else the first of an endpoint section (4.x), else its first; and the ids
+    of a few more."""
     from .statements import by_id
 
     row = operation.split(".")[-1].replace("_", "-")
 
     def rank(sid: str) -> int:
         section, _, slug = sid.partition("/")
-        if not section.startswith("4"):
+        if not section.startswith("4."):  # an endpoint section, not the conventions of 4
             return 3
         return 0 if slug == row else 1 if slug.startswith(f"{row}.") else 2
 

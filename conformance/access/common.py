@@ -21,9 +21,6 @@ WRONG_KEY = "csapi-conform-wrong-api-key"
 WRONG_TOKEN = "csapi-conform-wrong-token"
 UNKNOWN_USER_ID = 2**31 - 7
 
-RULE_KEY = "spec 5.1: every request carries a valid API key in X-API-Key"
-RULE_BASIC = "spec 5.3: user authentication by HTTP Basic, the user id and the user's auth token"
-RULE_401 = "design.md, status codes: a 401 has WWW-Authenticate: Basic and the message object"
 RULE_PRIVATE = "spec 1, design.md, visibility: a private collection is for its owner and collaborators"
 RULE_PUBLIC = "design.md, visibility: public is readable by any authenticated user, writable by no reader"
 RULE_SHAREABLE = "spec 4.2 shareable, design.md, visibility: a shareable item is readable by any user"

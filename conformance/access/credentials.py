@@ -11,14 +11,13 @@ from ..failures import AccessLeak, SchemaViolation, WrongStatus, WrongWording, e
 from ..registry import RunContext, check
 from ..settings import User
 from ..target import Exchange
-from .common import LAYER, RULE_401, RULE_BASIC, RULE_KEY, UNKNOWN_USER_ID, WRONG_KEY, WRONG_TOKEN, owner_of
+from .common import LAYER, UNKNOWN_USER_ID, WRONG_KEY, WRONG_TOKEN, owner_of
 
 
 @dataclass(frozen=True)
 class _BadCredentials:
     key: str  # in the ids of its checks
     name: str
-    rule: str
     statements: tuple[str, ...]  # the spec's statements a refusal of it verifies
     users: int = 1
 
@@ -41,14 +40,12 @@ class _BadCredentials:
         return ctx.target.request(method, path, user=user, api_key=api_key, json_body=json_body)
 
 
-NO_KEY = _BadCredentials("no_key", "no API key", RULE_KEY, ("5.1",))
-WRONG_KEY_CASE = _BadCredentials("wrong_key", "a wrong API key", RULE_KEY, ("5.1",))
-NO_USER = _BadCredentials("no_user", "no user credentials", RULE_BASIC, ("5.3",))
-WRONG_TOKEN_CASE = _BadCredentials("wrong_token", "a wrong token", RULE_BASIC, ("5.3",))
-UNKNOWN_USER = _BadCredentials("unknown_user", "an unknown user id", RULE_BASIC, ("5.3",))
-OTHER_TOKEN = _BadCredentials(
-    "other_token", "another user's token", RULE_BASIC + " (a token is one user's)", ("5.3",), users=2
-)
+NO_KEY = _BadCredentials("no_key", "no API key", ("5.1",))
+WRONG_KEY_CASE = _BadCredentials("wrong_key", "a wrong API key", ("5.1",))
+NO_USER = _BadCredentials("no_user", "no user credentials", ("5.3",))
+WRONG_TOKEN_CASE = _BadCredentials("wrong_token", "a wrong token", ("5.3",))
+UNKNOWN_USER = _BadCredentials("unknown_user", "an unknown user id", ("5.3",))
+OTHER_TOKEN = _BadCredentials("other_token", "another user's token", ("5.3",), users=2)
 
 # A sample of operations: ping takes the key alone; the others need both credentials.
 _SAMPLE: tuple[tuple[str, str, tuple[_BadCredentials, ...]], ...] = (
@@ -82,7 +79,6 @@ def _register_read_refusal(operation: str, path: str, case: _BadCredentials) -> 
         LAYER,
         operation,
         f"a request with {case.name} is refused (401; any 4xx without --strict)",
-        case.rule,
         writes=False,
         users=case.users,
         id=f"refused_{case.key}_{operation.replace('.', '_')}",
@@ -99,7 +95,6 @@ def _register_write_refusal(case: _BadCredentials) -> None:
         LAYER,
         "collections.create_collection",
         f"a request with {case.name} is refused (401; any 4xx without --strict)",
-        case.rule,
         users=case.users,
         id=f"refused_{case.key}_collections_create_collection",
         statements=(*case.statements, "4/headers"),
@@ -125,7 +120,6 @@ def _register_401_shape(operation: str, path: str, case: _BadCredentials) -> Non
         LAYER,
         operation,
         f"the 401 for {case.name} has WWW-Authenticate and the error body",
-        RULE_401,
         writes=False,
         strict=True,
         id=f"challenge_{case.key}_{operation.replace('.', '_')}",

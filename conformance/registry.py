@@ -91,22 +91,24 @@ def register(entry: Check) -> Check:
         if unknown:
             raise ValueError(f"{entry.id}: no statement {unknown} in conformance/statements/")
         if not entry.rule:
-            entry = replace(entry, rule=rule_of(entry.statements, entry.operation))
+            entry = replace(entry, rule=rule_of(entry.statements, entry.operation, entry.strict))
     REGISTRY.append(entry)
     return entry
 
 
-def rule_of(statements: tuple[str, ...], operation: str = "") -> str:
+def rule_of(statements: tuple[str, ...], operation: str = "", strict: bool = False) -> str:
     """The rule a check shows (its outcomes, the report, JUnit) when it states none of its own: the
     statement of its operation's row if it verifies it (4.x/<operation>, then one of that row's
     parameters or fields), else the first of an endpoint section (4.x), else its first; and the ids
-    of a few more."""
+    of a few more. A strict check (a choice of docs/design.md) shows its first docs/design.md rule."""
     from .statements import by_id
 
     row = operation.split(".")[-1].replace("_", "-")
 
     def rank(sid: str) -> int:
         section, _, slug = sid.partition("/")
+        if strict and section == "design":
+            return -1
         if not section.startswith("4."):  # an endpoint section, not the conventions of 4
             return 3
         return 0 if slug == row else 1 if slug.startswith(f"{row}.") else 2

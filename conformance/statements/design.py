@@ -6,6 +6,8 @@ spec leaves open as the design made it (docs/spec-open.md)."""
 
 from __future__ import annotations
 
+import re
+
 from . import Statement, statement
 
 DESIGN = "design"
@@ -17,7 +19,7 @@ def _d(
     heading: str, slug: str, text: str, operations: tuple[str, ...] = (), subjects: tuple[str, ...] = ()
 ) -> Statement:
     """A rule under `heading` of docs/design.md; its id is "design/<heading>.<slug>"."""
-    sid = f"{heading.lower().replace(' ', '-')}.{slug}"
+    sid = f"{re.sub(r'[^a-z0-9]+', '-', heading.lower()).strip('-')}.{slug}"
     return statement(DESIGN, sid, text, heading=heading, operations=operations, subjects=subjects)
 
 
@@ -130,5 +132,34 @@ STATEMENTS = [
         "Further behaviour",
         "copying-a-stack",
         "| copying a stack | its children are copied into the new stack; a copy belongs to whoever made it |",
+    ),
+    _d(
+        "/auth and /ping",
+        "auth-refusals",
+        "A wrong password is 401 `password_incorrect`; an unknown email is 401 `user_invalid`.",
+    ),
+    _d(
+        "/auth and /ping",
+        "pong",
+        '`GET /v1/ping` needs only the API key and answers 200 `{"code": "pong", "message": ...}`.',
+    ),
+    _d("Paging", "past-end", "A page past the end is `[]`."),
+    _d(
+        "Paging",
+        "per-page",
+        "`per_page` defaults to 24, and a value above 100 is clamped to 100 (not refused).",
+    ),
+    _d(
+        "Dashboard domain",
+        "form",
+        "An account's dashboard domain is its `custom_domain` when set, otherwise `<username>.<server "
+        "host>`, where the host is the one the request was addressed to.",
+    ),
+    _d("Dashboard domain", "filter", "`domain=` on the collection list and get matches either form."),
+    _d(
+        "Small rules",
+        "timestamps",
+        "| timestamps | ISO 8601 in UTC with the `Z` designator and whole seconds, e.g. "
+        "`2026-11-21T12:00:00Z` |",
     ),
 ]

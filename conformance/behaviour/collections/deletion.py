@@ -89,12 +89,6 @@ def deleted_collection_404(ctx: RunContext) -> None:
         s.gone(f"/v1/items/{item['id']}")
 
 
-R_DELETE_ITEMS = (
-    "spec 4.1 Delete items (items, required); docs/design.md deleted items: gone from every list, "
-    "search result and count"
-)
-
-
 def _not_served(s: Session, path: str, what: str) -> None:
     got = s.call("GET", path, ok=())
     vanished(s, not served_live(got), f"{what}: GET {path} still serves it", got)
@@ -104,8 +98,7 @@ def _not_served(s: Session, path: str, what: str) -> None:
     LAYER,
     "collections.delete_items",
     "deleted items are gone from get, lists, counts, include and search",
-    R_DELETE_ITEMS,
-    statements=("4.1/delete-items", "4.1/delete-items.items", "4.11/note-a"),
+    statements=("4.1/delete-items", "4.1/delete-items.items", "4.11/note-a", "design/deleted-items.gone"),
 )
 def delete_items_gone(ctx: RunContext) -> None:
     with session(ctx) as s:

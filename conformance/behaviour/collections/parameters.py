@@ -117,9 +117,6 @@ R_OWNER = "spec 4.1 List collections: owner_id, only collections owned by this u
 R_INCLUDE = "spec 4.1: include items, users; spec 2.1: the answer carries the included objects"
 
 
-R_DOMAIN = "spec 4.1 domain; docs/design.md, Dashboard domain: custom_domain or <username>.<host>"
-
-
 ACCESS_TICK = 1.1  # timestamps have whole seconds (docs/design.md): a later access needs a later second
 
 
@@ -328,9 +325,12 @@ def _domain(ctx: RunContext, collection: dict[str, Any]) -> str:
     LAYER,
     _LC,
     "domain keeps the collections of that dashboard",
-    R_DOMAIN,
     strict=True,
-    statements=("4.1/list-collections.domain",),
+    statements=(
+        "4.1/list-collections.domain",
+        "design/dashboard-domain.form",
+        "design/dashboard-domain.filter",
+    ),
 )
 def collections_domain_filter(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -350,9 +350,12 @@ def collections_domain_filter(ctx: RunContext) -> None:
     LAYER,
     _GC,
     "domain finds a collection on its owner's dashboard only",
-    R_DOMAIN,
     strict=True,
-    statements=("4.1/get-collection.domain",),
+    statements=(
+        "4.1/get-collection.domain",
+        "design/dashboard-domain.form",
+        "design/dashboard-domain.filter",
+    ),
 )
 def collection_domain_filter(ctx: RunContext) -> None:
     with session(ctx) as s:

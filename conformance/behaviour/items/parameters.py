@@ -51,9 +51,8 @@ def items_pages(ctx: RunContext) -> None:
     LAYER,
     "items.list_items",
     "a page past the end is empty",
-    "docs/design.md paging: a page past the end is an empty array",
     strict=True,
-    statements=("4.2/list-items.page",),
+    statements=("4.2/list-items.page", "design/paging.past-end"),
 )
 def page_past_end(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -72,9 +71,8 @@ def page_past_end(ctx: RunContext) -> None:
     LAYER,
     "items.list_items",
     "per_page defaults to 24",
-    "design.md, paging: per_page 24",
     strict=True,
-    statements=("4.2/list-items.per_page", "8/limits"),
+    statements=("4.2/list-items.per_page", "8/limits", "design/paging.per-page"),
 )
 def default_page_size(ctx: RunContext) -> None:
     with session(ctx) as s:
@@ -94,9 +92,8 @@ def default_page_size(ctx: RunContext) -> None:
     LAYER,
     "items.list_items",
     "per_page above 100 is clamped to 100",
-    "docs/design.md paging: per_page larger than 100 is clamped to 100",
     strict=True,
-    statements=("4.2/list-items.per_page", "8/limits"),
+    statements=("4.2/list-items.per_page", "8/limits", "design/paging.per-page"),
 )
 def clamped_page_size(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -37,9 +37,8 @@ _DESIGNED_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
     LAYER,
     "items.get_item",
     "timestamps are written with Z and whole seconds",
-    "docs/design.md, Small rules: ISO 8601 in UTC with the Z designator and whole seconds (spec 2: any "
-    "ISO 8601 UTC form)",
     strict=True,
+    statements=("design/small-rules.timestamps",),
 )
 def timestamps_designed_form(ctx: RunContext) -> None:
     with session(ctx) as s:

@@ -6,18 +6,16 @@ from __future__ import annotations
 
 from ...http import stateful_property
 
-R_UPDATE = "spec 4.2 Update an item (200, Item): the change persists, a later GET shows it"
 R_COUNT = "spec 2.1 items_total_count of a collection follows its items"
 R_TAG = "spec 4.8 Create a tag / Delete a tag; spec 4.2 List item tags"
 R_COMMENT = "spec 4.5 Create, Update, Delete a comment; List comments shows the current ones"
-R_LIKE = "spec 4.6 Create / Delete a reaction; spec 2.2 reactions_total_count"
 R_SEARCH = "spec 4.9 Search covers items; a deleted item (spec 4.2) is no longer found"
 
 P_SETUP = stateful_property(
     "setup",
     "collections.create_collection",
     "the collections to work in are created",
-    "spec 4.1 Create a collection answers 201 with the Collection",
+    statements=("4.1/create-collection",),
 )
 P_CREATE = stateful_property(
     "create",
@@ -43,7 +41,12 @@ P_STACK_NEW = stateful_property(
     "a new stack holds the items it was given",
     statements=("4.2/item-body.items",),
 )
-P_ITEM_READ = stateful_property("item_read", "items.get_item", "an item reads back as last written", R_UPDATE)
+P_ITEM_READ = stateful_property(
+    "item_read",
+    "items.get_item",
+    "an item reads back as last written",
+    statements=("4.2/get-item", "4.2/update-item"),
+)
 P_STACK_ITEMS = stateful_property(
     "stack_items",
     "items.get_item",
@@ -183,15 +186,15 @@ P_SEARCH_FINDS = stateful_property(
     "search_finds",
     "search.search",
     "a live item is found by a word of its name",
-    "spec 4.9: search covers items (found at once: docs/design.md)",
     strict=True,
+    statements=("4.9/search", "design/search-results.findable"),
 )
 P_UNSTACKED = stateful_property(
     "unstacked",
     "items.update_multiple_items",
     "a child moved without its stack goes to top level",
-    "docs/design.md moving items: a child moved without its stack goes to top level",
     strict=True,
+    statements=("design/further-behaviour.moving-items",),
 )
 P_TAG_NEW = stateful_property(
     "tag_new",
@@ -204,7 +207,6 @@ P_TAG_GONE = stateful_property(
     "tag_gone",
     "tags.delete_tag",
     "a deleted tag is gone from the item's tags",
-    R_TAG,
     paid=True,
     statements=("4.8/delete-tag",),
 )
@@ -238,7 +240,6 @@ P_COMMENT_GONE = stateful_property(
     "comment_gone",
     "comments.delete_comment",
     "a deleted comment is gone from the list",
-    R_COMMENT,
     statements=("4.5/delete-comment",),
 )
 P_LIKE = stateful_property(
@@ -251,7 +252,6 @@ P_UNLIKE = stateful_property(
     "unlike",
     "reactions.delete_reaction",
     "a deleted like no longer counts",
-    R_LIKE,
     statements=("4.6/delete-reaction",),
 )
 P_SEARCH = stateful_property(

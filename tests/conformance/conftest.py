@@ -28,6 +28,9 @@ API_KEY = "conform-key"
 # variants_views.py), less than the default, so that a planted fault's view that never settles
 # costs the run less time
 SETTLE = 1.5
+# --settle of a run against the mock with no variant in front (a planted fault's, the correct
+# mock's): the mock shows every write at once, so a view that has not settled by then never will
+SETTLE_AT_ONCE = 0.2
 
 
 @dataclass

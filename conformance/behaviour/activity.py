@@ -74,12 +74,6 @@ def activity_pages(ctx: RunContext) -> None:
         honoured(s, got == head, f"pages 1-3 of 2 list {got}; the first 6 entries are {head}")
 
 
-R_FEED = (
-    "spec 1: activity is a feed of the latest collections, comments, items and reactions created in all "
-    "teams and collections that the current user can access"
-)
-
-
 def _feed(s: Session, user: User | None = None) -> list[dict[str, Any]]:
     """The latest 100 entries of the activity feed of `user` (default the first)."""
     exchange = s.call("GET", "/v1/activity", user=user, params={"page": 1, "per_page": 100})

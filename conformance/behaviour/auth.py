@@ -9,7 +9,6 @@ from .common import says
 # -- wording: fixed codes and messages
 
 
-# ---------------------------------------------------------------------- docs/design.md: codes
 @check(
     LAYER,
     "auth.ping",

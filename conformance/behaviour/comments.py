@@ -49,10 +49,6 @@ def comment_timestamps_on_update(ctx: RunContext) -> None:
         judge_times(s, f"comment {comment_id}", listed(), update, listed)
 
 
-R_COMMENT = "spec 4.5 Update a comment (body); List comments; spec 4.9 search covers comments"
-
-
-# ---------------------------------------------------------------------- comments and tags
 def _comment_body(s: Session, item_id: int, comment_id: int) -> Any:
     listed = entry(s.body(s.call("GET", f"/v1/items/{item_id}/comments"), list), comment_id)
     return listed.get("body") if listed else None

@@ -369,15 +369,3 @@ def feed_without(s: Session, things: list[tuple[str, Any, str | None]]) -> list[
 
 
 # -- rule texts several resources' checks name
-
-
-R_COUNT = "docs/design.md, Request encoding: count is an alias of per_page; per_page wins when both are sent"
-
-
-R_FEED = (
-    "spec 1, 4.10: activity is a feed of the latest collections, comments, items and reactions created "
-    "in the collections the current user can access; X-Total-Count carries its total"
-)
-
-
-R_SEARCH = "spec 4.9: search covers collections, items and comments (type collection, comment or the item's)"

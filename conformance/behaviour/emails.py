@@ -11,7 +11,6 @@ from .common import makes_and_deletes, stored, unused_address, vanished
 # -- helpers
 
 
-# ---------------------------------------------------------------------- email addresses
 def _address(s: Session) -> tuple[str, dict[str, Any]]:
     """A new address of the current user's, registered for cleanup; and its answer."""
     address = f"{unique(s)}@example.com"

@@ -29,9 +29,6 @@ from .common import deletes, shared_collection, stored, tag_item, tagged_item, v
 # -- persistence: what a write stores, as a later, different read shows it
 
 
-R_TAG = "spec 4.8 Create a tag; spec 4.2 List item tags, List items tags; spec 2.5; spec 4.9 tags"
-
-
 @check(
     LAYER,
     "tags.create_tag",

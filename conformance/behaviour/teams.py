@@ -25,10 +25,6 @@ from .common import (
 # -- persistence: what a write stores, as a later, different read shows it
 
 
-R_TEAM = "spec 4.3 Update a team (managers only); spec 2.6 team detail and team list entry"
-
-
-# ---------------------------------------------------------------------- teams
 def _team_changes(s: Session, team: dict[str, Any], word: str) -> dict[str, Any]:
     """A new value for every field of the Update a team body, each unlike the current one."""
     return {

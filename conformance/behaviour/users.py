@@ -26,7 +26,6 @@ MAX_SHARED = 20  # collections of a user looked at to know they share nothing; m
 PAID_USER = ("custom_domain",)
 
 
-# ---------------------------------------------------------------------- the current user
 @check(
     LAYER,
     "users.update_current_user",
@@ -101,9 +100,6 @@ def current_user_update_persists(ctx: RunContext) -> None:
 
 
 # -- parameters: query parameters, paging and filters, and their effect on the answer
-
-
-R_INCLUDE = "spec 4.4 Get current user: include emails, teams, teams_total_count; spec 2.9"
 
 
 @check(
@@ -211,7 +207,6 @@ def shares_nothing(s: Session, user: User) -> bool:
     return True
 
 
-# ---------------------------------------------------------------------- the check
 def _shaped_as(s: Session, found: dict[str, Any], user: User, whose: User) -> None:
     """A contact entry is the user as Get current user shows them (its id, name, username, email)."""
     own = me(s, user)

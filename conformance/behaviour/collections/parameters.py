@@ -111,12 +111,6 @@ def collections_filters(ctx: RunContext) -> None:
 _LC, _GC = "collections.list_collections", "collections.get_collection"
 
 
-R_OWNER = "spec 4.1 List collections: owner_id, only collections owned by this user"
-
-
-R_INCLUDE = "spec 4.1: include items, users; spec 2.1: the answer carries the included objects"
-
-
 ACCESS_TICK = 1.1  # timestamps have whole seconds (docs/design.md): a later access needs a later second
 
 

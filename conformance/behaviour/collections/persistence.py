@@ -22,11 +22,6 @@ def collection_array_of_one(ctx: RunContext) -> None:
         s.collection(s.new_collection()["id"])
 
 
-R_OWNER = (
-    "spec 2.1 Collection: user_id is the owner's user id; user_name, username, user_email the owner's data"
-)
-
-
 @check(
     LAYER,
     "collections.create_collection",
@@ -99,7 +94,6 @@ def collection_timestamps_on_update(ctx: RunContext) -> None:
 PAID_COLLECTION = ("archived", "highlighted", "labels", "sort_by", "sort_order", "view_mode")
 
 
-# ---------------------------------------------------------------------- collections
 def _collection_fields(s: Session, word: str, flip: bool) -> dict[str, Any]:
     """Every field of the collection body but users and name/type, with values that differ from a
     new collection's defaults (and, with `flip`, from the first set)."""

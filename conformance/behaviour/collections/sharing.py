@@ -25,12 +25,6 @@ def collaborator_body_needs_one(ctx: RunContext) -> None:
         refused_4xx(s, s.call("POST", path, ok=(), json_body={}), f"POST {path} with {{}}")
 
 
-R_TEAM = (
-    "spec 1: a team can be added to a collection as a collaborator by username or by user id (the team "
-    "id is used as that id); spec 4.1: a team is added using its id or username"
-)
-
-
 def _added(s: Session, cid: int, team_id: int, body: dict[str, Any]) -> dict[str, Any]:
     """Add the team with `body`, see it listed, remove it again; the collaborator answered."""
     path = f"/v1/collections/{cid}/users/{team_id}"

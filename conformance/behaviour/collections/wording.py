@@ -11,7 +11,6 @@ from ...registry import RunContext, check
 from ..common import deletes, says
 
 
-# ---------------------------------------------------------------------- spec 2.13: deleted
 @check(
     LAYER,
     "collections.delete_collection",

@@ -215,9 +215,6 @@ def items_tags_filter(ctx: RunContext) -> None:
 _LI, _GI = "items.list_items", "items.get_item"
 
 
-R_OWNER = "spec 4.2 List items: owner_id, owned by this user"
-
-
 def _ids(s: Session, params: dict[str, Any]) -> list[Any]:
     return ids_of(s.listing("/v1/items", params))
 

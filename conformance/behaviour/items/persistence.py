@@ -161,7 +161,6 @@ def item_timestamps_on_update(ctx: RunContext) -> None:
         judge_times(s, f"item {item_id}", s.item(item_id), update, lambda: s.item(item_id))
 
 
-# ---------------------------------------------------------------------- items
 def _item_entry(s: Session, cid: int, item_id: int) -> dict[str, Any] | None:
     return entry(s.listing("/v1/items", {"collection_id": cid}), item_id)
 

@@ -6,11 +6,6 @@ from __future__ import annotations
 
 from ...http import stateful_property
 
-R_COUNT = "spec 2.1 items_total_count of a collection follows its items"
-R_TAG = "spec 4.8 Create a tag / Delete a tag; spec 4.2 List item tags"
-R_COMMENT = "spec 4.5 Create, Update, Delete a comment; List comments shows the current ones"
-R_SEARCH = "spec 4.9 Search covers items; a deleted item (spec 4.2) is no longer found"
-
 P_SETUP = stateful_property(
     "setup",
     "collections.create_collection",

@@ -18,7 +18,7 @@ from csapi.conformance.target import Target
 from csapi.fixtures import generate
 from csapi.mock_server.app import create_app
 from csapi.mock_server.store import Store
-from tests.conformance.conftest import API_KEY, Live, live_mock, serve_app
+from tests.conformance.conftest import API_KEY, SETTLE_AT_ONCE, Live, live_mock, serve_app
 from tests.conformance.faults import (
     FAULTS,
     ITEM,
@@ -181,7 +181,7 @@ def test_a_planted_fault_fails_the_operation_that_has_it(
     mock: tuple[Store, Asgi], fault: str | Handler, operation: str, words: str
 ) -> None:
     with serving(mock, planted(fault) if isinstance(fault, str) else wrap_with(fault)) as live:
-        outcomes = run_layer(live, quick=True)
+        outcomes = run_layer(live, quick=True, settle=SETTLE_AT_ONCE)
     failed = failures(outcomes)
     assert failed, "the layer passed a faulty server"
     assert all(o.status == FAIL for o in failed), shown(outcomes)

@@ -39,6 +39,7 @@ class RunContext:
     results: Results
     document: dict[str, Any]
     rng: random.Random = field(default_factory=random.Random)
+    memo: dict[str, Any] = field(default_factory=dict)  # what checks of one run make once and share
 
     def selected(self, operation: str) -> bool:
         return unselected(self.document, self.settings, operation) is None

@@ -8,6 +8,7 @@ from ..failures import NotStored
 from ..http import LAYER, Session, entry, found, ids_of, me, new_comment, search, searched, session, unique
 from ..registry import RunContext, check
 from .common import (
+    aged,
     feed_without,
     in_feed,
     judge_times,
@@ -27,8 +28,8 @@ from .common import (
 )
 def comment_timestamps_on_update(ctx: RunContext) -> None:
     with session(ctx) as s:
-        item_id = s.add_item(s.new_collection()["id"])["id"]
-        comment_id = new_comment(s, item_id, {"body": "first words"})["id"]
+        things = aged(s)
+        item_id, comment_id = things.item, things.comment
 
         def listed() -> dict[str, Any]:
             """The comment as List comments shows it (there is no Get a comment)."""
@@ -46,7 +47,7 @@ def comment_timestamps_on_update(ctx: RunContext) -> None:
             data: dict[str, Any] = s.body(s.call("PUT", f"/v1/comments/{comment_id}", json_body=sent))
             return data
 
-        judge_times(s, f"comment {comment_id}", listed(), update, listed)
+        judge_times(s, f"comment {comment_id}", things.first["comment"], update, listed)
 
 
 def _comment_body(s: Session, item_id: int, comment_id: int) -> Any:

@@ -7,6 +7,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -259,6 +260,49 @@ def write_paid(
 TICK = 1.1  # seconds: a server with whole-second timestamps shows an update made this much later
 
 
+@dataclass(frozen=True)
+class Aged:
+    """Things made once per run, at least TICK seconds before the checks that write to them and
+    judge a timestamp's move (updated_at, last_accessed_at) use them: one wait serves them all
+    instead of one per check. `first` holds each thing as read just after it was all made."""
+
+    collection: int  # its update moves updated_at
+    accessed: int  # a collection whose GET with log_access moves last_accessed_at
+    item: int
+    comment: int  # on the item
+    first: dict[str, dict[str, Any]]  # "collection", "accessed", "item", "comment" -> first reading
+
+
+def aged(s: Session) -> Aged:
+    """The run's aged things, made on the first call (registered for the run's cleanup); returns
+    once they are TICK seconds old."""
+    ctx = s.ctx
+    if "aged" not in ctx.memo:
+        collection = create_collection(ctx, "aged", "private")
+        accessed = create_collection(ctx, "accessed", "private")
+        item_body = {"type": "text", "name": ctx.target.name("aged"), "content": "note"}
+        item = http.create_thing(
+            ctx, "item", f"/v1/collections/{collection}/items", item_body, "/v1/items/{id}"
+        )
+        comment = http.create_thing(
+            ctx, "comment", f"/v1/items/{item}/comments", {"body": "first words"}, "/v1/comments/{id}"
+        )
+        listed = s.body(s.call("GET", f"/v1/items/{item}/comments"), list)
+        first = {
+            "collection": s.collection(collection),
+            "accessed": s.collection(accessed),
+            "item": s.item(item),
+            "comment": next((c for c in listed if isinstance(c, dict) and c.get("id") == comment), {}),
+        }
+        ctx.memo["aged"] = (Aged(collection, accessed, item, comment, first), time.monotonic())
+    found, made = ctx.memo["aged"]
+    wait = TICK - (time.monotonic() - made)
+    if wait > 0:
+        time.sleep(wait)
+    result: Aged = found
+    return result
+
+
 def instant(value: Any) -> datetime | None:
     """An ISO 8601 timestamp as an aware UTC datetime (a form without offset taken as UTC)."""
     if not isinstance(value, str):
@@ -292,15 +336,14 @@ def judge_times(
     update: Callable[[], dict[str, Any]],
     read: Callable[[], Any],
 ) -> None:
-    """`before` is a read of the resource made before `update` (which answers the updated resource,
-    made more than a second later); `read` reads it again afterwards."""
+    """`before` is a read of the resource made more than TICK seconds before `update` (`aged`), which
+    answers the updated resource; `read` reads it again afterwards."""
     created, updated = _times(f"{what} before the update", before)
     s.expect(
         updated >= created,
         f"{what} has updated_at {before.get('updated_at')}, earlier than its created_at "
         f"{before.get('created_at')}",
     )
-    time.sleep(TICK)
     readings: tuple[tuple[str, Callable[[], Any], type[CheckFailed]], ...] = (
         ("the update's answer", update, CheckFailed),
         ("a read after the update", read, NotStored),

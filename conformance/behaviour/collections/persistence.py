@@ -8,7 +8,7 @@ from typing import Any
 from ...failures import NotStored
 from ...http import LAYER, Session, entry, me, session, unique, unpaid
 from ...registry import RunContext, check
-from ..common import expect_shows, judge_times, shared_by, write_paid
+from ..common import aged, expect_shows, judge_times, shared_by, write_paid
 
 
 @check(
@@ -80,7 +80,8 @@ def collection_owner_fields(ctx: RunContext) -> None:
 )
 def collection_timestamps_on_update(ctx: RunContext) -> None:
     with session(ctx) as s:
-        cid = s.new_collection()["id"]
+        things = aged(s)
+        cid = things.collection
         path = f"/v1/collections/{cid}"
 
         def update() -> dict[str, Any]:
@@ -88,7 +89,7 @@ def collection_timestamps_on_update(ctx: RunContext) -> None:
             data: dict[str, Any] = s.body(s.call("PUT", path, json_body=sent))
             return data
 
-        judge_times(s, f"collection {cid}", s.collection(cid), update, lambda: s.collection(cid))
+        judge_times(s, f"collection {cid}", things.first["collection"], update, lambda: s.collection(cid))
 
 
 PAID_COLLECTION = ("archived", "highlighted", "labels", "sort_by", "sort_order", "view_mode")

@@ -21,7 +21,7 @@ from ...http import (
     unpaid,
 )
 from ...registry import RunContext, check
-from ..common import judge_times, stored, write_paid
+from ..common import aged, judge_times, stored, write_paid
 
 
 @check(LAYER, "items.get_item", "Get an item is an array of one", statements=("4.2/get-item",))
@@ -151,14 +151,15 @@ def item_link_empty_when_none(ctx: RunContext) -> None:
 )
 def item_timestamps_on_update(ctx: RunContext) -> None:
     with session(ctx) as s:
-        item_id = s.add_item(s.new_collection()["id"])["id"]
+        things = aged(s)
+        item_id = things.item
 
         def update() -> dict[str, Any]:
             sent = {"name": ctx.target.name("renamed"), "description": "updated"}
             data: dict[str, Any] = s.body(s.call("PUT", f"/v1/items/{item_id}", json_body=sent))
             return data
 
-        judge_times(s, f"item {item_id}", s.item(item_id), update, lambda: s.item(item_id))
+        judge_times(s, f"item {item_id}", things.first["item"], update, lambda: s.item(item_id))
 
 
 def _item_entry(s: Session, cid: int, item_id: int) -> dict[str, Any] | None:

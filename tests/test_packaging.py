@@ -90,6 +90,11 @@ def test_the_wheel_installs_csapi_only(wheel: Path):
     for package in PACKAGES:
         assert f"csapi/{package}/__init__.py" in names
         assert f"csapi/{package}/py.typed" in names
+    # every module of every package of the checkout (a subpackage pyproject.toml does not list would
+    # be missing from the install, and its checks or handlers with it)
+    modules = [p.relative_to(ROOT) for p in _sources() if p.relative_to(ROOT).parts[0] in PACKAGES]
+    missing = [str(m) for m in modules if f"csapi/{m.as_posix()}" not in names]
+    assert not missing, f"not in the wheel (pyproject.toml's packages?): {missing}"
     # What only the repository needs stays out of the wheel.
     assert not [name for name in names if name.startswith(("csapi/tests/", "csapi/benchmarks/"))]
     entry_points = next(name for name in names if name.endswith("entry_points.txt"))

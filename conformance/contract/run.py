@@ -262,7 +262,8 @@ class ContractRun(Safety, Things):
             self._check_challenge(operation_id, answer)
 
     def _probe_auth(self, operation_id: str) -> None:
-        """No 2xx to probe from: the last valid request again, without credentials, must be a 401."""
+        """No 2xx to probe from: the last valid request again, without credentials, must be refused
+        (a 401 under --strict)."""
         if operation_id in self.auth_probed or operation_id not in self.last_positive:
             return
         self.auth_probed.add(operation_id)
@@ -273,8 +274,15 @@ class ContractRun(Safety, Things):
             )
         except requests.RequestException:
             return
-        if probe.status_code not in (401, 403):
-            message = f"without credentials: HTTP {probe.status_code}, expected 401"
+        if probe.status_code == 429:
+            return  # a rate limit: no verdict
+        # --strict: 401 (or 403), docs/design.md's status table. Otherwise any refusal: the spec sets no
+        # status for missing credentials (spec 7), and a server may judge the input first (a page size
+        # it refuses is a 400 with credentials or without); a 2xx is auth ignored, a 5xx a server error
+        refused = probe.status_code in (401, 403) if self.strict else 400 <= probe.status_code < 500
+        if not refused:
+            expected = "401" if self.strict else "a refusal (4xx)"
+            message = f"without credentials: HTTP {probe.status_code}, expected {expected}"
             self._found(operation_id, "ignored_auth", message, exchange_of(probe))
         elif probe.status_code == 401:
             self._check_challenge(operation_id, probe)

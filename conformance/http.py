@@ -493,52 +493,6 @@ def counts(s: Session) -> dict[str, Any]:
     return data
 
 
-# The List collections filters whose X-Total-Count each count of Get collections count is (spec 3:
-# the list status filter; owned with or without the archived ones, which the spec leaves open).
-COUNTED_BY: dict[str, tuple[dict[str, Any], ...]] = {
-    "active": ({},),
-    "archived": ({"status": "archived"},),
-    "highlighted": ({"status": "highlighted"},),
-    "owned": ({"owned": "true"}, {"owned": "true", "status": ["active", "archived"]}),
-}
-
-
-def counts_baseline(s: Session) -> dict[str, Any]:
-    """Get collections count as a baseline for a check that moves it: read until it agrees with the
-    lists it counts (or --settle seconds passed), so that writes made before, which a lagging view
-    may not show yet, do not count as the check's own."""
-
-    def listed() -> dict[str, list[int | None]]:
-        return {
-            key: [
-                total_count(s.call("GET", "/v1/collections", params={**params, "per_page": 1}))
-                for params in filters
-            ]
-            for key, filters in COUNTED_BY.items()
-        }
-
-    reading = settled(
-        s,
-        "collections count",
-        lambda: (counts(s), listed()),
-        lambda got: all(got[0].get(key) in totals for key, totals in got[1].items()),
-    )
-    return reading[0]
-
-
-def counts_moved(s: Session, before: dict[str, Any], want: dict[str, int]) -> dict[str, Any]:
-    """Get collections count once each key of `want` moved from `before` by its value (or --settle
-    seconds passed): the last reading, for the check to judge."""
-
-    def moved(now: dict[str, Any]) -> bool:
-        return all(
-            isinstance(before.get(k), int) and isinstance(now.get(k), int) and now[k] - before[k] == d
-            for k, d in want.items()
-        )
-
-    return settled(s, "collections count", lambda: counts(s), moved)
-
-
 def search(s: Session, **params: Any) -> tuple[list[dict[str, Any]], int | None]:
     """The results of a search (its objects) and its X-Total-Count."""
     exchange = s.call("GET", "/v1/search", params=params)

@@ -86,9 +86,10 @@ def register(entry: Check) -> Check:
     if any(c.id == entry.id for c in REGISTRY):
         raise ValueError(f"two checks with the id {entry.id!r}")
     if entry.statements:
-        from .statements import by_id as statements
+        from .statements import by_id
 
-        unknown = [s for s in entry.statements if s not in statements()]
+        known = by_id()
+        unknown = [s for s in entry.statements if s not in known]
         if unknown:
             raise ValueError(f"{entry.id}: no statement {unknown} in conformance/statements/")
         if not entry.rule:

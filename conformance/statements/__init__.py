@@ -51,6 +51,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass(frozen=True)
@@ -135,5 +136,8 @@ for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     STATEMENTS.extend(importlib.import_module(f"{__name__}.{_module}").STATEMENTS)
 
 
+@cache
 def by_id() -> dict[str, Statement]:
+    """Every statement by its id (made once: the inventory is whole once this package is imported;
+    every check's registration looks its statements up here)."""
     return {s.id: s for s in STATEMENTS}

@@ -19,48 +19,23 @@ The ratio of faults found, and by which layers, is printed at the end of the ses
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from csapi.conformance.registry import LAYERS as LAYERS_IN_ORDER
-from csapi.conformance.results import FAIL, PASS, SKIP
-from csapi.conformance.runner import Verdict, run_checks
-from csapi.conformance.settings import Settings
-from csapi.conformance.target import Target
+from csapi.conformance.results import FAIL, PASS
+from tests.conformance import runs
 from tests.conformance.conftest import SETTLE_AT_ONCE, Live, live_mock
 from tests.conformance.faults import FAULTS, Switch, World
+from tests.conformance.runs import Background, run, shown
 
-ROOT = Path(__file__).resolve().parents[2]
 SEEDS = (1, 2, 3)
 STRICT_SEED = 3  # its run is --strict too: the strict faults are judged by --strict runs
 LAYERS = {"contract", "behaviour", "access"}
 
 # fault name -> the layers that failed a check on it (empty: not detected); read by conftest.py
 DETECTED: dict[str, set[str]] = {}
-
-
-def run(settings: Settings, layers: tuple[str, ...] = tuple(LAYERS_IN_ORDER)) -> Verdict:
-    target = Target(settings)
-    try:
-        return run_checks(settings, target, layers=layers)
-    finally:
-        target.client.close()
-
-
-def shown(verdict: Verdict) -> str:
-    return "\n".join(
-        f"{o.status} [{o.layer}] {o.operation}: {o.check}: {o.message[:400]}"
-        + (f"\n    {o.exchange.curl()}\n    {o.exchange.shown()[:300]}" if o.exchange else "")
-        for o in verdict.results.outcomes
-        if o.status not in (PASS, SKIP)
-    )
 
 
 # ---------------------------------------------------------------------- no false positive
@@ -83,50 +58,19 @@ def run_name(seed: int, strict_requests: bool) -> str:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def background_runs(request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
+def background_runs(request: pytest.FixtureRequest) -> Iterator[Background]:
     """The quick runs of the correct mock, started in a second process when any of them is selected."""
-    state: dict[str, Any] = {}
+    background = Background()
     if any(item.originalname == "test_the_correct_mock_passes_a_quick_run" for item in request.session.items):
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-        }
-        code = f"from tests.conformance.test_faults import quick_runs; quick_runs({list(SEEDS)})"
-        state["out"], state["err"] = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
-        state["process"] = subprocess.Popen(
-            [sys.executable, "-W", "error", "-c", code],
-            cwd=ROOT,
-            env=env,
-            stdout=state["out"],
-            stderr=state["err"],
-            text=True,
-        )
-    yield state
-    process = state.get("process")
-    if process is not None:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        state["out"].close()
-        state["err"].close()
-
-
-def _results(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    if "results" not in state:
-        state["process"].wait(timeout=900)
-        state["out"].seek(0)
-        state["err"].seek(0)
-        lines = [json.loads(line) for line in state["out"] if line.startswith("{")]
-        state["results"] = {entry["run"]: entry for entry in lines}
-        state["stderr"] = state["err"].read()[-3000:]
-    return state["results"]
+        background.start(f"from tests.conformance.test_faults import quick_runs; quick_runs({list(SEEDS)})")
+    yield background
+    background.close()
 
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[Live, Switch, dict[str, Any]]]:
-    switch = Switch()
-    with live_mock(0, wrap=switch.wrap) as live:
-        yield live, switch, live.store.snapshot()
+    with runs.served() as found:
+        yield found
 
 
 def _param(name: str) -> Any:
@@ -159,11 +103,11 @@ def test_every_fault_is_named_and_described() -> None:
 @pytest.mark.parametrize("strict_requests", [False, True], ids=["serve", "serve --strict-requests"])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_correct_mock_passes_a_quick_run(
-    seed: int, strict_requests: bool, background_runs: dict[str, Any]
+    seed: int, strict_requests: bool, background_runs: Background
 ) -> None:
-    results = _results(background_runs)
+    results = background_runs.results("run")
     key = run_name(seed, strict_requests)
-    assert key in results, f"the quick run {key} did not finish:\n{background_runs['stderr']}"
+    assert key in results, f"the quick run {key} did not finish:\n{background_runs.stderr}"
     result = results[key]
     assert result["ok"], f"false positive(s) with --seed {key}:\n{result['shown']}"
     assert result["left"] == []

@@ -17,24 +17,17 @@ A full run (not --quick, every operation) of every variant is marked slow.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from csapi.conformance.results import FAIL, PASS, SKIP
-from csapi.conformance.runner import Verdict, run_checks
-from csapi.conformance.settings import Settings
-from csapi.conformance.target import Target
-from tests.conformance.conftest import Live, live_mock
+from csapi.conformance.results import FAIL, PASS
+from tests.conformance import runs
+from tests.conformance.conftest import Live
 from tests.conformance.faults import FAULTS, VARIANTS, Switch, World
+from tests.conformance.runs import Background, run, shown
 
-ROOT = Path(__file__).resolve().parents[2]
 # the variants that run the whole suite, and the lagging views' (its waits), run in a second process
 BACKGROUND = [name for name, v in VARIANTS.items() if not v.operations or name == "lagging-views"]
 FOREGROUND = [name for name in VARIANTS if name not in BACKGROUND]
@@ -47,23 +40,6 @@ STRICT_CAUGHT = {
     "timestamps-offset": "items.get_item",  # Z and whole seconds
     "prevent-duplicate-409": "items.create_item",  # 200 with the existing item
 }
-
-
-def run(settings: Settings) -> Verdict:
-    target = Target(settings)
-    try:
-        return run_checks(settings, target)
-    finally:
-        target.client.close()
-
-
-def shown(verdict: Verdict) -> str:
-    return "\n".join(
-        f"{o.status} [{o.layer}] {o.operation}: {o.check}: {o.message[:500]}"
-        + (f"\n    {o.exchange.curl()[:400]}\n    {o.exchange.shown()[:400]}" if o.exchange else "")
-        for o in verdict.results.outcomes
-        if o.status not in (PASS, SKIP)
-    )
 
 
 def try_variant(
@@ -89,63 +65,30 @@ def try_variant(
 
 def background(names: list[str]) -> None:
     """The given variants' runs, in this process, against one served mock; one JSON line each."""
-    switch = Switch()
-    with live_mock(0, wrap=switch.wrap) as live:
-        fresh = live.store.snapshot()
+    with runs.served() as (live, switch, fresh):
         for name in names:
             print(json.dumps(try_variant(live, switch, fresh, name)), flush=True)
 
 
 @pytest.fixture(scope="module")
-def background_runs(request: pytest.FixtureRequest) -> Iterator[dict[str, Any]]:
+def background_runs(request: pytest.FixtureRequest) -> Iterator[Background]:
     """The BACKGROUND variants' runs, started in a second process when any of them is selected."""
-    state: dict[str, Any] = {}
+    background = Background()
     wanted = [
         item.callspec.params["name"]
         for item in request.session.items
         if item.originalname == "test_the_variant_passes" and item.callspec.params["name"] in BACKGROUND
     ]
     if wanted:
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-        }
-        code = f"from tests.conformance.test_variants import background; background({wanted!r})"
-        state["out"], state["err"] = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
-        state["process"] = subprocess.Popen(
-            [sys.executable, "-W", "error", "-c", code],
-            cwd=ROOT,
-            env=env,
-            stdout=state["out"],
-            stderr=state["err"],
-            text=True,
-        )
-    yield state
-    process = state.get("process")
-    if process is not None:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        state["out"].close()
-        state["err"].close()
-
-
-def _results(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    if "results" not in state:
-        state["process"].wait(timeout=900)
-        state["out"].seek(0)
-        state["err"].seek(0)
-        lines = [json.loads(line) for line in state["out"] if line.startswith("{")]
-        state["results"] = {entry["variant"]: entry for entry in lines}
-        state["stderr"] = state["err"].read()[-3000:]
-    return state["results"]
+        background.start(f"from tests.conformance.test_variants import background; background({wanted!r})")
+    yield background
+    background.close()
 
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[Live, Switch, dict[str, Any]]]:
-    switch = Switch()
-    with live_mock(0, wrap=switch.wrap) as live:
-        yield live, switch, live.store.snapshot()
+    with runs.served() as found:
+        yield found
 
 
 def _judge(result: dict[str, Any]) -> None:
@@ -158,11 +101,11 @@ def _judge(result: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------- every variant passes
 @pytest.mark.parametrize("name", [*FOREGROUND, *BACKGROUND])
 def test_the_variant_passes(
-    name: str, served: tuple[Live, Switch, dict[str, Any]], background_runs: dict[str, Any]
+    name: str, served: tuple[Live, Switch, dict[str, Any]], background_runs: Background
 ) -> None:
     if name in BACKGROUND:
-        results = _results(background_runs)
-        assert name in results, f"the background run of {name} did not finish:\n{background_runs['stderr']}"
+        results = background_runs.results("variant")
+        assert name in results, f"the background run of {name} did not finish:\n{background_runs.stderr}"
         _judge(results[name])
     else:
         _judge(try_variant(*served, name))

@@ -10,8 +10,6 @@ from ...http import (
     LAYER,
     Session,
     counts,
-    counts_baseline,
-    counts_moved,
     ids_of,
     session,
     settled,
@@ -21,6 +19,7 @@ from ...http import (
 )
 from ...registry import RunContext, check
 from ..common import counted, shared_collection
+from .common import KEYS, counts_baseline, counts_moved, settled_counts, wrong_counts
 
 
 @check(
@@ -109,62 +108,6 @@ def collaborators_count(ctx: RunContext) -> None:
         )
 
 
-KEYS = ("active", "archived", "highlighted", "owned")
-
-
-FILTERS = {"active": {}, "archived": {"status": "archived"}, "highlighted": {"status": "highlighted"}}
-
-
-OWNED, OWNED_ARCHIVED = {"owned": "true"}, {"owned": "true", "status": "archived"}
-
-
-Reading = tuple[dict[str, Any], dict[str, list[tuple[str, int | None]]]]
-
-
-def _listed(s: Session, params: dict[str, Any]) -> int | None:
-    """X-Total-Count of List collections with these filters."""
-    return total_count(s.call("GET", "/v1/collections", params={**params, "per_page": 1}))
-
-
-def _query(*params: dict[str, Any]) -> str:
-    return " plus ".join("&".join(f"{k}={v}" for k, v in p.items()) or "the default" for p in params)
-
-
-def _sum(*totals: int | None) -> int | None:
-    return None if None in totals else sum(t for t in totals if t is not None)
-
-
-def _read(s: Session, keys: tuple[str, ...]) -> Reading:
-    """The counts, and for each of `keys` the totals of the lists it may count: (which, total)."""
-    got = counts(s)
-    lists: dict[str, list[tuple[str, int | None]]] = {}
-    for key in keys:
-        if key in FILTERS:
-            lists[key] = [(_query(FILTERS[key]), _listed(s, FILTERS[key]))]
-        elif key == "owned":
-            owned, archived = _listed(s, OWNED), _listed(s, OWNED_ARCHIVED)
-            lists[key] = [(_query(OWNED), owned), (_query(OWNED, OWNED_ARCHIVED), _sum(owned, archived))]
-        else:  # total, under --strict
-            both = _sum(_listed(s, FILTERS["active"]), _listed(s, FILTERS["archived"]))
-            lists[key] = [(_query(FILTERS["active"], FILTERS["archived"]), both)]
-    return got, lists
-
-
-def _wrong(reading: Reading, want: dict[str, set[int]]) -> list[str]:
-    """What in the reading is not as it should be: a count that is not one of the values `want`
-    allows it, or that is no total of the lists it counts."""
-    got, lists = reading
-    out = []
-    for key, allowed in want.items():
-        if got.get(key) not in allowed:
-            out.append(f"{key} is {got.get(key)!r}, expected {' or '.join(map(str, sorted(allowed)))}")
-    for key, totals in lists.items():
-        if got.get(key) not in [total for _, total in totals]:
-            shown = " or ".join(f"{total} ({query})" for query, total in totals)
-            out.append(f"{key} is {got.get(key)!r}, but List collections' X-Total-Count is {shown}")
-    return out
-
-
 @check(
     LAYER,
     "collections.get_collections_count",
@@ -174,8 +117,8 @@ def _wrong(reading: Reading, want: dict[str, set[int]]) -> list[str]:
 def collections_count_sets(ctx: RunContext) -> None:
     keys = (*KEYS, "total") if ctx.settings.strict else KEYS
     with session(ctx) as s:
-        start = settled(s, "collections count", lambda: _read(s, keys), lambda r: not _wrong(r, {}))
-        s.expect(not _wrong(start, {}), "; ".join(_wrong(start, {})), kind=StaleCount)
+        start = settled_counts(s, keys, {})
+        s.expect(not wrong_counts(start, {}), "; ".join(wrong_counts(start, {})), kind=StaleCount)
         base = {k: v for k, v in start[0].items() if isinstance(v, int)}
         missing = [k for k in keys if k not in base]
         s.expect(not missing, f"Get collections count has no integer {missing}: {start[0]}", kind=StaleCount)
@@ -183,8 +126,8 @@ def collections_count_sets(ctx: RunContext) -> None:
         def after(what: str, moves: dict[str, set[int]]) -> None:
             """The counts (and the lists) after `what`: each key moved by one of its `moves` (else 0)."""
             want = {k: {base[k] + d for d in moves.get(k, {0})} for k in keys}
-            reading = settled(s, "collections count", lambda: _read(s, keys), lambda r: not _wrong(r, want))
-            wrong = _wrong(reading, want)
+            reading = settled_counts(s, keys, want)
+            wrong = wrong_counts(reading, want)
             s.expect(not wrong, f"after {what}, from {start[0]}: {'; '.join(wrong)}", kind=StaleCount)
 
         cid = s.new_collection()["id"]

@@ -8,8 +8,6 @@ from ...http import (
     LAYER,
     P_COLL_ONE,
     Session,
-    counts_baseline,
-    counts_moved,
     ids_of,
     searched,
     served_live,
@@ -20,7 +18,7 @@ from ...http import (
 )
 from ...registry import RunContext, check
 from ..common import feed_without, in_feed, named_item, vanished
-from .common import collection_ids
+from .common import collection_ids, counts_baseline, counts_moved
 
 
 @check(

@@ -4,6 +4,7 @@ effects the rules find before a change is placed in an operation (see the packag
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from enum import Enum, StrEnum
 from typing import Any
@@ -188,8 +189,10 @@ class Effect(Enum):
 
 def classify(effect: Effect, direction: Direction) -> Classification:
     """The rule table of the package docstring (DESIGN.md, Spec edits)."""
-    if effect in (Effect.NEUTRAL, Effect.MEANING):
+    if effect is Effect.NEUTRAL:
         return Classification.COMPATIBLE
+    if effect is Effect.MEANING:  # a client that leaves the value out gets other behaviour; answers carry it
+        return Classification.BREAKING if direction is Direction.REQUEST else Classification.COMPATIBLE
     if effect is Effect.BOTH:
         return Classification.BREAKING
     if effect is Effect.OBLIGATION:
@@ -221,6 +224,31 @@ class Finding:
     why: str = ""
     undecided: bool = False
     subject: str = ""  # the field the change is about, when its pointer does not name it
+    only: Direction | None = None  # it concerns only requests (writeOnly) or only responses (readOnly)
+
+
+def judge(finding: Finding, direction: Direction) -> tuple[Classification, str]:
+    """The class of `finding` where its data travels `direction`, and a reason that overrides the
+    rule table's ("" for none): a fixed class wins, then a finding that concerns the other direction
+    only (a readOnly field in a request, a writeOnly one in a response) is compatible."""
+    if finding.fixed is not None:
+        return finding.fixed, ""
+    if finding.only is not None and finding.only is not direction:
+        return Classification.COMPATIBLE, _only_reason(finding)
+    return classify(finding.effect, direction), ""
+
+
+def _only_reason(finding: Finding) -> str:
+    names = re.findall(r"/properties/([^/]+)", finding.pointer)
+    name = finding.subject or (names[-1].replace("~1", "/").replace("~0", "~") if names else "")
+    field = f"`{name}`" if name else "the value"
+    if finding.rule == "read-only":
+        return f"readOnly only says what clients send: answers carry {field} as before"
+    if finding.rule == "write-only":
+        return f"writeOnly only says what servers answer: requests carry {field} as before"
+    if finding.only is Direction.RESPONSE:
+        return f"{field} is readOnly: it concerns responses only"
+    return f"{field} is writeOnly: it concerns requests only"
 
 
 def opposite(effect: Effect) -> Effect:

@@ -9,12 +9,17 @@ conformance.drift on the mock mock_server.drift builds), `diff` compares two ver
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from csapi import openapi
 from csapi.openapi.compat import IncompatibleVersion
+
+if TYPE_CHECKING:
+    from csapi.openapi.diff import Change
 
 # `csapi diff --fail-on`; openapi.diff holds the same tuple and the removed values (a test keeps them
 # equal). Not imported from there: that pulls in the diff, time taken from every `csapi serve` start.
@@ -435,27 +440,49 @@ def diff_command(
     """List what changed from the document OLD to NEW, and whom each change can fail.
 
     OLD and NEW are files, or git:REV for the document as of a git revision (the file NEW
-    names, else the project's own), e.g. `csapi diff git:main openapi/openapi.yaml`. Each change
-    is breaking (a client that follows OLD can fail against a server that follows NEW), an
-    implementer obligation or compatible, with its reason (see README, Editing the spec).
-    Exit status 0, or 1 when --fail-on is met or an --accept entry has expired; 2 when a side
-    or the accept file cannot be read.
+    names, else the project's own), e.g. `csapi diff git:main openapi/openapi.yaml`. A document
+    may span files: `$ref`s to other files (relative or absolute paths, file:// URIs, with or
+    without a #/pointer) are followed from each side's own file, at REV for a git:REV side. Each
+    change is breaking (a client that follows OLD can fail against a server that follows NEW),
+    an implementer obligation or compatible, with its reason (see README, Editing the spec).
+
+    Exit status 0, or 1 when --fail-on is met or an --accept entry has expired. 2, with one
+    line naming the side, when a side cannot be read or is not valid OpenAPI 3.0 or 3.1
+    (Swagger 2.0, not OpenAPI, another version, an error openapi-spec-validator finds, a $ref
+    that cannot be followed: missing file or target, http(s) URL), when the accept file cannot
+    be read, or after the report when a change is in a keyword csapi diff does not compare
+    (one line each on stderr: judge it by hand, or accept it with kind not-compared).
     """
     from csapi.openapi import diff
 
     files = [Path(side) for side in (new, old) if not side.startswith("git:")]
     reference = files[0] if files else openapi.DOCUMENT_PATH
+    sides = {}
+    for name, source in (("OLD", old), ("NEW", new)):
+        try:
+            sides[name] = diff.load_source(source, reference)
+        except diff.SourceError as exc:
+            raise _failure(f"{name} {source}: {exc}", 2) from None
     try:
-        before, after = diff.load_source(old, reference), diff.load_source(new, reference)
         accept = diff.load_accept(accept_file) if accept_file is not None else None
-    except (diff.SourceError, diff.AcceptError) as exc:
+    except diff.AcceptError as exc:
         raise click.UsageError(str(exc)) from None
-    report = diff.compare(before, after, old, new, proof=not no_proof, accept=accept)
+    report = diff.compare(sides["OLD"], sides["NEW"], old, new, proof=not no_proof, accept=accept)
     if output_format == "json":
         click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
     else:
         click.echo((report.markdown() if output_format == "markdown" else report.text()).rstrip("\n"))
-    raise SystemExit(1 if report.fails(fail_on) else 0)
+    for change in report.unjudged:
+        click.echo(
+            f"csapi diff cannot judge {_keyword(change)} at {change.where}: {change.message}", err=True
+        )
+    raise SystemExit(2 if report.unjudged else 1 if report.fails(fail_on) else 0)
+
+
+def _keyword(change: Change) -> str:
+    """The keyword a `not-compared` change is about: its reason names it in backquotes."""
+    named = re.search(r"`([^`]+)`", change.reason)
+    return named.group(1) if named else change.pointer.rsplit("/", 1)[-1]
 
 
 if __name__ == "__main__":

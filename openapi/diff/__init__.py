@@ -55,17 +55,30 @@ conflicting members are not analysed further.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .accept import Acceptance, AcceptError, load_accept
+from .bundle import located
 from .evidence import default_prover
-from .model import FAIL_ON, REMOVED_FAIL_ON, Change, Classification, Direction, Effect, Report, classify
+from .model import (
+    FAIL_ON,
+    NOT_COMPARED,
+    REMOVED_FAIL_ON,
+    Change,
+    Classification,
+    Direction,
+    Effect,
+    Report,
+    classify,
+)
 from .operations import Differ
 from .sides import Side, Stability
 from .sources import SourceError, load_source
 
 __all__ = [
     "FAIL_ON",
+    "NOT_COMPARED",
     "REMOVED_FAIL_ON",
     "AcceptError",
     "Acceptance",
@@ -99,9 +112,27 @@ def compare(
     team accepts (accept.py).
     """
     report = Report(old_label, new_label, tuple(diff(old, new, proof=proof)))
-    return accept.apply(report) if accept is not None else report
+    return _accepted(report, accept) if accept is not None else report
 
 
 def diff(old: dict[str, Any], new: dict[str, Any], *, proof: bool = False) -> list[Change]:
-    """Every change from `old` to `new`, grouped by operation (new document order, removed last)."""
-    return Differ(Side(old), Side(new), default_prover() if proof else None).run()
+    """Every change from `old` to `new`, grouped by operation (new document order, removed last).
+
+    A change inside a referenced file (bundled by `load_source`) is shown at the file's pointer,
+    with `via` the root document's `$ref` that leads there (bundle.py).
+    """
+    changes = Differ(Side(old), Side(new), default_prover() if proof else None).run()
+    return located(changes, old, new)
+
+
+def _accepted(report: Report, accept: Acceptance) -> Report:
+    """`accept` applied; an entry's pointer (into the root document) matches a change inside a
+    referenced file at its `via`, the place in the root document it is reached from."""
+    if not any(change.via for change in report.changes):
+        return accept.apply(report)
+    rooted = replace(report, changes=tuple(replace(c, pointer=c.via or c.pointer) for c in report.changes))
+    judged = accept.apply(rooted)
+    changes = tuple(
+        replace(c, accepted=j.accepted) for c, j in zip(report.changes, judged.changes, strict=True)
+    )
+    return replace(judged, changes=changes)

@@ -19,6 +19,10 @@ REMOVED_FAIL_ON = {
 }
 
 
+# The rule of a difference in a keyword the diff does not compare (docs/design.md, Spec edits).
+NOT_COMPARED = "not-compared"
+
+
 class Classification(StrEnum):
     BREAKING = "breaking"  # an existing client that follows OLD can fail against a server that follows NEW
     OBLIGATION = "obligation"  # only asks implementers (servers) for more
@@ -53,6 +57,7 @@ class Change:
     reason: str  # why it is of its class, in a user's words
     accepted: str = ""  # the reason of the --accept entry that accepts this breaking change
     example: str = ""  # a payload that shows it (the payload proof), as JSON
+    via: str = ""  # for a change inside a referenced file: the root document's `$ref` that leads there
 
     @property
     def breaking(self) -> bool:
@@ -63,8 +68,13 @@ class Change:
         """The class as a report shows it: `breaking`, `accepted` (a breaking change accepted), ..."""
         return "accepted" if self.accepted else self.classification.value
 
+    @property
+    def where(self) -> str:
+        """The pointer, with the `$ref` that leads there when it is in a referenced file."""
+        return f"{self.pointer} (via {self.via})" if self.via else self.pointer
+
     def __str__(self) -> str:
-        text = f"{self.label:<11} {self.pointer}: [{self.rule}] {self.message}: {self.reason}"
+        text = f"{self.label:<11} {self.where}: [{self.rule}] {self.message}: {self.reason}"
         if self.example:
             text += f" (e.g. {self.example})"
         return text + (f" [accepted: {self.accepted}]" if self.accepted else "")
@@ -82,6 +92,7 @@ class Change:
             "reason": self.reason,
             "accepted": self.accepted,
             "example": self.example,
+            "via": self.via,
         }
 
     def accept(self, reason: str) -> Change:
@@ -120,6 +131,12 @@ class Report:
     @property
     def accepted(self) -> int:
         return sum(1 for change in self.changes if change.accepted)
+
+    @property
+    def unjudged(self) -> tuple[Change, ...]:
+        """The changes in keywords the diff does not compare (rule `not-compared`), not accepted:
+        a person must judge them, so the CLI exits 2 after the report."""
+        return tuple(change for change in self.changes if change.rule == NOT_COMPARED and not change.accepted)
 
     def fails(self, fail_on: str) -> bool:
         """Whether the `--fail-on` condition (one of FAIL_ON) is met; an expired accept entry always is."""

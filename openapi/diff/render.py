@@ -38,9 +38,8 @@ def markdown(report: Report) -> str:
                 why += f" (e.g. `{change.example}`)"
             if change.accepted:
                 why += f"; accepted: {change.accepted}"
-            lines.append(
-                f"| {mark} | {_md(change.message)} | {_md(why)} | `{change.pointer}` {change.rule} |"
-            )
+            where = f"`{change.pointer}` via `{change.via}`" if change.via else f"`{change.pointer}`"
+            lines.append(f"| {mark} | {_md(change.message)} | {_md(why)} | {where} {change.rule} |")
         lines.append("")
     if report.notes:
         lines += ["#### Accept file", ""]

@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 from openapi_spec_validator import OpenAPIV30SpecValidator, OpenAPIV31SpecValidator
 
-from ..compat import openapi_spec_validator as _guard  # noqa: F401  # the release range it was tested for
+from ..compat.openapi_spec_validator import SemanticValidator
 from ..loader import DocumentError, loads, loads_any, one_line
 from ..refs import pointer
 from .bundle import BundleError, Read, bundle, shown_in
@@ -152,15 +152,34 @@ def first_error(document: dict[str, Any], version: str) -> str | None:
         return f"validation stopped: {_short(str(exc))}"
     if first is None:
         return None
+    meta = _meta_error(document, version)
+    located = meta or (None if version.startswith("3.1") else _located(document))
+    if located is None:  # openapi-spec-validator places it relative to the object it checked: no place
+        return shown_in(_message(first))
+    where = pointer(located.absolute_path)
+    return shown_in(f"at {where}: {_message(located)}" if where else _message(located))
+
+
+def _meta_error(document: dict[str, Any], version: str) -> ValidationError | None:
+    """The version's meta-schema error that says best what is wrong where (pure-Python jsonschema)."""
     from openapi_spec_validator.schemas import schema_v30, schema_v31  # the meta-schemas it bundles
 
     meta_schema = dict(schema_v31 if version.startswith("3.1") else schema_v30)
     try:
-        error = best_match(validator_for(meta_schema)(meta_schema).iter_errors(document)) or first
-    except Exception:  # the detailed pass is only for the message
-        error = first
-    where = pointer(error.absolute_path)
-    return shown_in(f"at {where}: {_message(error)}" if where else _message(error))
+        return best_match(validator_for(meta_schema)(meta_schema).iter_errors(document))
+    except Exception:  # only for the message: openapi-spec-validator's own error stands without it
+        return None
+
+
+def _located(document: dict[str, Any]) -> ValidationError | None:
+    """The first semantic error with its path from the root (through `$ref`s), as `csapi validate`
+    reads it; openapi-spec-validator's own stream places it relative to the object it checked.
+    3.0 only: the compat door has no 3.1 form, so a 3.1 semantic error is told without a place.
+    """
+    try:
+        return next(iter(SemanticValidator(document, "").iter_errors()), None)
+    except Exception:  # only for the place: the message stands without it
+        return None
 
 
 def _message(error: ValidationError) -> str:

@@ -129,12 +129,13 @@ class _Bundler:
         if len(scheme) > 1:  # one letter is a Windows drive
             raise BundleError(f"{where}: $ref {ref!r}: {scheme}: references are not read, only file paths")
         path = unquote(address)
-        if os.path.isabs(path):
-            return self.key_of(path)
-        return posixpath.normpath(posixpath.join(posixpath.dirname(key), path.replace(os.sep, "/")))
+        return self.key_of(
+            path if os.path.isabs(path) else os.path.join(self.root, posixpath.dirname(key), path)
+        )
 
     def key_of(self, path: str) -> str:
-        return Path(os.path.relpath(path, self.root)).as_posix()
+        """The key of the file at `path`: relative to the root's directory, so `api/../api/x` is `x`."""
+        return Path(os.path.relpath(os.path.normpath(path), self.root)).as_posix()
 
     def load(self, key: str, where: str, ref: str) -> None:
         if key in self.files:

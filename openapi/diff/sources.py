@@ -166,7 +166,10 @@ def _meta_error(document: dict[str, Any], version: str) -> ValidationError | Non
 
     meta_schema = dict(schema_v31 if version.startswith("3.1") else schema_v30)
     try:
-        return best_match(validator_for(meta_schema)(meta_schema).iter_errors(document))
+        found: ValidationError | None = best_match(
+            validator_for(meta_schema)(meta_schema).iter_errors(document)
+        )
+        return found
     except Exception:  # only for the message: openapi-spec-validator's own error stands without it
         return None
 

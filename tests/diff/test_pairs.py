@@ -140,11 +140,13 @@ def _dump(value: Any, path: Path, fmt: str) -> None:
 
 
 def write_side(pair: Pair, which: str, folder: Path) -> Path:
-    """The side's root document and its other files under `folder/which/`; the root's path."""
-    root = folder / which / f"openapi.{pair.format}"
+    """The side's root document in `folder/which/api/` and its other files relative to that folder
+    (`../lib/x.yaml` lands in `folder/which/lib/`, still apart from the other side); the root's path."""
+    base = folder / which / "api"
+    root = base / f"openapi.{pair.format}"
     _dump(pair.side(which), root, pair.format)
     for relpath, content in pair.files[which].items():
-        _dump(content, folder / which / relpath, "json" if relpath.endswith(".json") else "yaml")
+        _dump(content, base / relpath, "json" if relpath.endswith(".json") else "yaml")
     return root
 
 

@@ -46,8 +46,9 @@ class Pair:
     proof: bool
     template: str | None  # a `_templates.yaml` entry: `old`/`new` then fill its `<<slot>>`
 
-    def side(self, which: str) -> dict[str, Any]:
-        """OLD or NEW as written to disk: the template filled, the boilerplate added."""
+    def side(self, which: str) -> Any:
+        """OLD or NEW as written to disk: the template filled, the boilerplate added (a raw side
+        may be text: a file that is not YAML at all)."""
         value = copy.deepcopy(self.old if which == "old" else self.new)
         return _document(value, self.template, self.versions[0 if which == "old" else 1])
 
@@ -75,7 +76,7 @@ def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:
             into[key] = value
 
 
-def _document(value: Any, template: str | None, version: str) -> dict[str, Any]:
+def _document(value: Any, template: str | None, version: str) -> Any:
     if template is not None:
         extra: dict[str, Any] = {}
         if isinstance(value, dict) and "$slot" in value:  # the slot plus top-level parts (components)
@@ -84,7 +85,6 @@ def _document(value: Any, template: str | None, version: str) -> dict[str, Any]:
         value = _fill(TEMPLATES[template], value)
         _merge(value, extra)
     if version == "raw":
-        assert isinstance(value, dict)
         return value
     document: dict[str, Any] = {"openapi": version, "info": dict(INFO)}
     document.update(value)
@@ -113,7 +113,7 @@ def _load(path: Path) -> list[Pair]:
                 old=item["old"],
                 new=item["new"],
                 files={side: {**files.get("both", {}), **files.get(side, {})} for side in ("old", "new")},
-                reason=(reason,) if isinstance(reason, str) else tuple(reason),
+                reason=tuple(str(item) for item in ([reason] if isinstance(reason, str) else reason)),
                 why=item.get("why", ""),
                 proof=bool(item.get("proof", False)),
                 template=item.get("template", data.get("template")),

@@ -295,3 +295,25 @@ def test_a_file_refers_back_into_the_root_document(tmp_path: Path) -> None:
         "$ref": "#/components/schemas/Title"
     }
     assert run(write({"openapi.yaml": root(BOOK)}, tmp_path / "inline"), new).output.startswith("No changes")
+
+
+def test_discriminator_mappings_and_escaped_names_reach_their_files(tmp_path: Path) -> None:
+    novel = {"type": "object", "properties": {"kind": {"type": "string"}}}
+    schema = {
+        "oneOf": [{"$ref": "kinds/a%20novel.yaml"}],
+        "discriminator": {
+            "propertyName": "kind",
+            "mapping": {"novel": "kinds/a%20novel.yaml", "other": "Other"},
+        },
+    }
+    new = write({"openapi.yaml": root(schema), "kinds/a novel.yaml": novel}, tmp_path)
+    bundled = load_source(str(new), new)
+    written = bundled["paths"]["/books/{isbn}"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"
+    ]
+    assert written["oneOf"] == [{"$ref": "#/x-csapi-files/kinds~1a novel.yaml"}]
+    assert written["discriminator"]["mapping"] == {
+        "novel": "#/x-csapi-files/kinds~1a novel.yaml",
+        "other": "Other",
+    }
+    assert bundled["x-csapi-files"] == {"kinds/a novel.yaml": novel}

@@ -174,6 +174,7 @@ class Report:
                 "total": len(self.changes),
                 **{c.value: self.count(c) for c in Classification},
                 "accepted": self.accepted,
+                "not_compared": len(self.unjudged),  # the CLI exits 2 when any: judge them by hand
             },
             "changes": [change.as_dict() for change in self.changes],
             "accept_notes": [note.as_dict() for note in self.notes],

@@ -227,6 +227,7 @@ def test_a_keyword_not_compared_exits_2_after_the_report(
     assert result.stderr.strip().splitlines() == [
         "csapi diff cannot judge contains at /components/schemas/Book/contains: `contains` changed"
     ]
+    assert json.loads(run(a, a, "--format", "json").stdout)["summary"]["not_compared"] == 1
     accept = write(tmp_path / "accept.yaml", "- {operation: readBook, kind: not-compared, reason: checked}\n")
     assert run(a, a, "--accept", accept).exit_code == 0
 

@@ -30,6 +30,9 @@ class Operation:
     method: str
     node: dict[str, Any]
     item: PathItem
+    # a webhook's or a callback's operation (called by the server): "WEBHOOK <name>", "CALLBACK <op> <name>
+    # <expression>"; empty for the operations of `paths`
+    prefix: str = ""
 
     @property
     def parts(self) -> Parts:
@@ -41,12 +44,14 @@ class Operation:
 
     @property
     def label(self) -> str:
+        if self.prefix:
+            return f"{self.prefix} {self.method.upper()}"
         return f"{self.method.upper()} {self.path}"
 
     @property
     def key(self) -> tuple[str, str]:
-        """What identifies the operation on the wire: method and path shape."""
-        return self.method.upper(), shape(self.path)
+        """What identifies the operation on the wire: method and path shape (a webhook: its name)."""
+        return self.method.upper(), self.prefix or shape(self.path)
 
     @property
     def path_names(self) -> list[str]:
@@ -81,3 +86,49 @@ def operations(document: dict[str, Any]) -> list[Operation]:
         for method, node in item.node.items()
         if method in HTTP_METHODS and isinstance(node, dict)
     ]
+
+
+def _items(document: dict[str, Any], parent: Parts, items: Any) -> Iterator[PathItem]:
+    """The path items of a map (`paths`, `webhooks`, a callback), each read where its `$ref` points."""
+    resolver = Resolver(document)
+    for name, item in items.items() if isinstance(items, dict) else ():
+        written: Parts = (*parent, str(name))
+        chased = resolver.chase(item, pointer(written))
+        parts = parts_of(chased.where) if chased.node is not item and chased.why is None else None
+        if isinstance(chased.node, dict):
+            yield PathItem(str(name), chased.node, written if parts is None else parts)
+
+
+def _methods(item: PathItem, prefix: str) -> list[Operation]:
+    return [
+        Operation(item.path, method, node, item, prefix)
+        for method, node in item.node.items()
+        if method in HTTP_METHODS and isinstance(node, dict)
+    ]
+
+
+def webhooks(document: dict[str, Any]) -> list[Operation]:
+    """The operations of OpenAPI 3.1 `webhooks` (the API server calls them), in document order."""
+    found: list[Operation] = []
+    for item in _items(document, ("webhooks",), document.get("webhooks")):
+        if not item.path.startswith("x-"):
+            found.extend(_methods(item, f"WEBHOOK {item.path}"))
+    return found
+
+
+def callbacks(document: dict[str, Any], operation: Operation) -> list[tuple[str, Operation]]:
+    """(callback name, operation) of `operation`'s callbacks (the API server calls them); the
+    operation's path is the callback's expression."""
+    resolver = Resolver(document)
+    found: list[tuple[str, Operation]] = []
+    written = operation.node.get("callbacks")
+    for name, callback in written.items() if isinstance(written, dict) else ():
+        chased = resolver.chase(callback, pointer((*operation.parts, "callbacks", str(name))))
+        parts = parts_of(chased.where) if chased.why is None else None
+        if parts is None or not isinstance(chased.node, dict):
+            continue
+        for item in _items(document, parts, chased.node):
+            if not item.path.startswith("x-"):
+                prefix = f"CALLBACK {operation.label} {name} {item.path}"
+                found.extend((str(name), op) for op in _methods(item, prefix))
+    return found

@@ -426,7 +426,7 @@ CORPUS = [
         COLLECTIONS,
         f"{COLLECTIONS_GET}/parameters/8/required",
     ),
-    Edit(change_parameter_default, COMPATIBLE, "default-changed", COLLECTIONS, f"{PER_PAGE}/default"),
+    Edit(change_parameter_default, BREAKING, "default-changed", COLLECTIONS, f"{PER_PAGE}/default"),
     Edit(
         remove_response_status,
         OBLIGATION,

@@ -1,26 +1,74 @@
-"""Operation rules: operations, parameters (path-item and operation level), request bodies,
-responses, headers, links and security; schemas are compared by `schemas.Schemas`.
+"""Operation rules: operations (of `paths`, 3.1 `webhooks` and `callbacks`), parameters (path-item
+and operation level), request bodies, responses, headers, links and security (op_security.py);
+schemas are compared by `schemas.Schemas`, the keys no rule here judges by op_keys.py's tables, what
+lies outside operations by op_document.py.
+
+Webhooks and callbacks are operations the API server calls: the server sends the request and the
+receiver (the client's side) answers. Their roles are inverted: a request tightened or loosened is
+classified as a response is (a receiver that follows OLD reads it) and a response as a request is
+(the API server that follows NEW reads what the receiver answers), with reasons naming the receiver.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
+from .. import walk
 from ..refs import at, esc, pointer
 from ..walk import Operation
-from . import evidence
+from . import evidence, model, op_document
 from .evidence import Pair, Prover
 from .model import Change, Classification, Direction, Effect, Finding, classify, combine
+from .op_keys import Pair as Keys
+from .op_keys import compare_keys, extension
+from .op_security import Security
 from .reasons import reason
 from .schemas import Schemas
 from .sides import Side, Stability, canon, dict_, list_
 
 _LINKS = "links document how answers lead to other calls; no request or answer on the wire changes"
+_SUCCESS_REMOVED = (
+    "a client waits for an answer no server sends any more (it follows OLD and expects this status)"
+)
+_INVERTED = "the API server sends this request and the receiver answers: "
+_WEBHOOK_ADDED = (
+    "the API server must send it to the receivers that subscribe to it; existing receivers, which never "
+    "subscribed to it, get nothing new"
+)
+_WEBHOOK_REMOVED = "a receiver that relies on it is no longer called"
+_CALLBACK_ADDED = "the API server must now call it; a receiver that does not expect it can ignore the call"
+_CALLBACK_REMOVED = "a receiver that relies on this callback is no longer called"
+_JUDGE = getattr(model, "judge", None)  # model.judge (direction-only findings), when it exists
+
+
+def _judge(finding: Finding, direction: Direction) -> tuple[Classification, str]:
+    """The class of a finding reached in `direction`, and a reason that overrides the table's."""
+    if _JUDGE is not None:
+        classification, why = _JUDGE(finding, direction)
+        return classification, why or ""
+    return finding.fixed or classify(finding.effect, direction), ""
+
+
+def _flip(direction: Direction) -> Direction:
+    return Direction.RESPONSE if direction is Direction.REQUEST else Direction.REQUEST
+
+
+def _receiver(text: str) -> str:
+    """A reason said of an operation the API server calls: the client is the receiver, the server the API."""
+    text = re.sub(r"\bclients\b", "receivers", text)
+    text = re.sub(r"\ba client\b", "a receiver", text)
+    text = re.sub(r"\bservers\b", "the API server", text)
+    text = re.sub(r"\ba server\b", "the API server", text)
+    return _INVERTED + text
+
+
+def _success(status: str) -> bool:
+    """1xx-3xx, one status or a range ("2XX")."""
+    return status[:1] in ("1", "2", "3")
 
 
 @dataclass
@@ -39,10 +87,13 @@ class Differ:
     schemas: Schemas = field(init=False)
     stable: Stability = field(init=False)
     same_paths: bool = field(init=False)
+    security: Security = field(init=False)
+    inverted: bool = field(init=False, default=False)  # comparing an operation the API server calls
 
     def __post_init__(self) -> None:
         self.stable = Stability(self.old, self.new)
         self.schemas = Schemas(self.old, self.new, self.stable)
+        self.security = Security(self.old, self.new)
         # links name their target's path parameters: with a path renamed, no operation is skipped
         labels = [{op.label for op in document.operations.values()} for document in (self.old, self.new)]
         self.same_paths = labels[0] == labels[1] and all(
@@ -51,34 +102,97 @@ class Differ:
 
     def run(self) -> list[Change]:
         changes: list[Change] = []
-        for key, operation in self.new.operations.items():
-            before = self.old.operations.get(key)
-            if before is None:
-                message = f"operation {operation.label} added"
-                finding = Finding(operation.ptr, "operation-added", message, fixed=Classification.OBLIGATION)
-                changes.extend(self._place(operation, [_Placed(finding, Direction.REQUEST, "")]))
+        for sides, inverted in (
+            ((self.old.operations, self.new.operations), False),
+            (self._webhooks(), True),
+        ):
+            before, after = sides
+            for key, operation in after.items():
+                if key in before:
+                    changes.extend(self._compare(before[key], operation, inverted))
+                else:
+                    changes.extend(self._added(operation, inverted))
+            changes.extend(
+                change
+                for key, operation in before.items()
+                if key not in after
+                for change in self._removed(operation)
+            )
+        changes.extend(op_document.changes(self.old, self.new))
+        return changes
+
+    def _webhooks(self) -> tuple[dict[tuple[str, str], Operation], dict[tuple[str, str], Operation]]:
+        before = {op.key: op for op in walk.webhooks(self.old.data)}
+        return before, {op.key: op for op in walk.webhooks(self.new.data)}
+
+    def _added(self, operation: Operation, inverted: bool) -> list[Change]:
+        message = f"operation {operation.label} added"
+        if operation.prefix.startswith("WEBHOOK"):
+            finding = Finding(
+                operation.ptr, "webhook-added", message, fixed=Classification.OBLIGATION, why=_WEBHOOK_ADDED
+            )
+        elif operation.prefix:
+            finding = Finding(
+                operation.ptr, "callback-added", message, fixed=Classification.OBLIGATION, why=_CALLBACK_ADDED
+            )
+        else:
+            finding = Finding(operation.ptr, "operation-added", message, fixed=Classification.OBLIGATION)
+        return self._place(operation, [_Placed(finding, Direction.REQUEST, "")])
+
+    def _removed(self, operation: Operation) -> list[Change]:
+        message = f"operation {operation.label} removed"
+        if operation.prefix.startswith("WEBHOOK"):
+            finding = Finding(
+                operation.ptr, "webhook-removed", message, fixed=Classification.BREAKING, why=_WEBHOOK_REMOVED
+            )
+        elif operation.prefix:
+            finding = Finding(
+                operation.ptr,
+                "callback-removed",
+                message,
+                fixed=Classification.BREAKING,
+                why=_CALLBACK_REMOVED,
+            )
+        else:
+            finding = Finding(operation.ptr, "operation-removed", message, fixed=Classification.BREAKING)
+        return self._place(operation, [_Placed(finding, Direction.REQUEST, "")])
+
+    def _compare(self, before: Operation, after: Operation, inverted: bool) -> list[Change]:
+        """The changes of an operation in both documents (and of its callbacks), with the proof's word."""
+        self.pairs, self.inverted = [], inverted
+        found = self._place(after, list(self._operation(before, after)))
+        if self.prover is not None and self.pairs:
+            found = evidence.apply(self.prover, after, found, self.pairs, (self.old.data, self.new.data))
+        self.inverted = False
+        return found + self._callbacks(before, after)
+
+    def _callbacks(self, before: Operation, after: Operation) -> list[Change]:
+        """Callbacks matched by name, expression and method; compared like webhooks (roles inverted)."""
+        if before.ptr == after.ptr and self.stable(after.ptr):
+            return []
+        old = {(name, op.path, op.method): op for name, op in walk.callbacks(self.old.data, before)}
+        new = {(name, op.path, op.method): op for name, op in walk.callbacks(self.new.data, after)}
+        changes: list[Change] = []
+        for key, operation in new.items():
+            if key in old:
+                changes.extend(self._compare(old[key], operation, True))
             else:
-                self.pairs = []
-                found = self._place(operation, list(self._operation(before, operation)))
-                if self.prover is not None and self.pairs:
-                    found = evidence.apply(
-                        self.prover, operation, found, self.pairs, (self.old.data, self.new.data)
-                    )
-                changes.extend(found)
-        for key, operation in self.old.operations.items():
-            if key not in self.new.operations:
-                message = f"operation {operation.label} removed"
-                finding = Finding(operation.ptr, "operation-removed", message, fixed=Classification.BREAKING)
-                changes.extend(self._place(operation, [_Placed(finding, Direction.REQUEST, "")]))
+                changes.extend(self._added(operation, True))
+        for key, operation in old.items():
+            if key not in new:
+                changes.extend(self._removed(operation))
         return changes
 
     def _place(self, operation: Operation, placed: list[_Placed]) -> list[Change]:
         changes: dict[tuple[str, str, str, Classification], Change] = {}
         for entry in placed:
             finding = entry.finding
-            classification = finding.fixed or classify(finding.effect, entry.direction)
+            # an operation the API server calls: a request is read by the receiver, as a response is
+            direction = _flip(entry.direction) if self.inverted else entry.direction
+            classification, why = _judge(finding, direction)
             key = (finding.pointer, finding.rule, finding.message, classification)
             message = f"{entry.context}: {finding.message}" if entry.context else finding.message
+            text = why or reason(finding, direction, classification, entry.context)
             changes.setdefault(
                 key,
                 Change(
@@ -89,8 +203,8 @@ class Differ:
                     finding.rule,
                     message,
                     classification,
-                    entry.direction.value,
-                    reason(finding, entry.direction, classification, entry.context),
+                    direction.value,
+                    _receiver(text) if self.inverted else text,
                 ),
             )
         return sorted(changes.values(), key=lambda change: (change.pointer, change.rule, change.message))
@@ -107,11 +221,14 @@ class Differ:
         if bool(old.node.get("deprecated")) != bool(new.node.get("deprecated")):
             state = "deprecated" if new.node.get("deprecated") else "no longer deprecated"
             yield _Placed(Finding(f"{new.ptr}/deprecated", "deprecated", f"operation {state}"), request, "")
+        keys = Keys(old.node, new.node, old.ptr, new.ptr, (self.old, self.new))
+        for finding in compare_keys("operation", keys):
+            yield _Placed(finding, request, "")
         yield from self._parameters(old, new)
         yield from self._request_body(old, new)
         for finding, context in self._responses(old, new):
             yield _Placed(finding, response, context)
-        for finding in self._security(old, new):
+        for finding in self.security.compare(old, new):
             yield _Placed(finding, request, "security")
 
     # -- parameters
@@ -175,15 +292,7 @@ class Differ:
             effect = Effect.TIGHTEN if after else Effect.LOOSEN
             message = "now required" if after else "no longer required"
             yield Finding(f"{new_ptr}/required", "parameter-required", message, effect)
-        for keyword in ("style", "explode"):
-            if old.get(keyword) != new.get(keyword):
-                message = (
-                    f"{keyword} changed from {json.dumps(old.get(keyword))} to {json.dumps(new.get(keyword))}"
-                )
-                yield Finding(f"{new_ptr}/{keyword}", "parameter-style", message, Effect.BOTH)
-        if bool(old.get("deprecated")) != bool(new.get("deprecated")):
-            state = "deprecated" if new.get("deprecated") else "no longer deprecated"
-            yield Finding(f"{new_ptr}/deprecated", "deprecated", f"parameter {state}")
+        yield from compare_keys("parameter", Keys(old, new, old_ptr, new_ptr, (self.old, self.new)))
         if "content" in old or "content" in new:
             yield from self._content(old, old_ptr, new, new_ptr, Direction.REQUEST)
         else:
@@ -223,6 +332,10 @@ class Differ:
             yield _Placed(
                 Finding(f"{new_ptr}/required", "request-body-required", message, effect), request, context
             )
+        for finding in compare_keys(
+            "request-body", Keys(before, after, old_ptr, new_ptr, (self.old, self.new))
+        ):
+            yield _Placed(finding, request, context)
         for finding in self._content(before, old_ptr, after, new_ptr, request):
             yield _Placed(finding, request, context)
 
@@ -247,6 +360,10 @@ class Differ:
                 )
             else:
                 (old_media, old_at), (new_media, new_at) = before[media_type], after[media_type]
+                keys = Keys(
+                    dict_(old_media), dict_(new_media), old_at, new_at, (self.old, self.new), direction
+                )
+                yield from compare_keys("media-type", keys)
                 old_schema = dict_(old_media).get("schema")
                 yield from self._schema(old_schema, f"{old_at}/schema", dict_(new_media), new_at, direction)
 
@@ -262,30 +379,62 @@ class Differ:
 
     # -- responses
     def _responses(self, old: Operation, new: Operation) -> Iterator[tuple[Finding, str]]:
+        old_map, new_map = dict_(old.node.get("responses")), dict_(new.node.get("responses"))
+        extensions = Keys(
+            old_map, new_map, f"{old.ptr}/responses", f"{new.ptr}/responses", (self.old, self.new)
+        )
+        for name in sorted(k for k in old_map.keys() | new_map.keys() if str(k).startswith("x-")):
+            if extensions.differs(name):
+                yield extension(extensions, name), "responses"
         before = {
             str(k).upper(): (v, f"{old.ptr}/responses/{esc(k)}")
-            for k, v in dict_(old.node.get("responses")).items()
+            for k, v in old_map.items()
+            if not str(k).startswith("x-")
         }
         after = {
             str(k).upper(): (v, f"{new.ptr}/responses/{esc(k)}")
-            for k, v in dict_(new.node.get("responses")).items()
+            for k, v in new_map.items()
+            if not str(k).startswith("x-")
         }
         for status in sorted(before.keys() | after.keys()):
             context = f"response {status.lower() if status == 'DEFAULT' else status}"
             if status not in before:
-                success = status[:1] in "123"
-                fixed = Classification.BREAKING if success else Classification.COMPATIBLE
-                kind = "a success status" if success else "an error status"
-                finding = Finding(after[status][1], "response-added", f"status added ({kind})", fixed=fixed)
-                yield finding, context
+                yield self._status_added(status, after[status][1]), context
             elif status not in after:
-                message = "status removed"
-                yield Finding(before[status][1], "response-removed", message, Effect.TIGHTEN), context
+                if _success(status):
+                    message = "status removed (a success status)"
+                    finding = Finding(
+                        before[status][1],
+                        "response-removed",
+                        message,
+                        fixed=Classification.BREAKING,
+                        why=_SUCCESS_REMOVED,
+                    )
+                    yield finding, context
+                else:
+                    message = "status removed"
+                    yield Finding(before[status][1], "response-removed", message, Effect.TIGHTEN), context
             else:
                 old_node, old_ptr = self.old.deref(*before[status])
                 new_node, new_ptr = self.new.deref(*after[status])
                 for finding in self._response(old, dict_(old_node), old_ptr, new, dict_(new_node), new_ptr):
                     yield finding, context
+
+    def _status_added(self, status: str, where: str) -> Finding:
+        """A success status added: a client may get one it was not told to expect (breaking); where
+        the receiver answers (a webhook), the API server must now accept it (an obligation)."""
+        success = _success(status)
+        kind = "a success status" if success else "an error status"
+        if not success:
+            fixed = Classification.COMPATIBLE
+        else:
+            fixed = Classification.OBLIGATION if self.inverted else Classification.BREAKING
+        why = (
+            "the API server must now accept this answer; receivers that follow OLD never give it"
+            if self.inverted and success
+            else ""
+        )
+        return Finding(where, "response-added", f"status added ({kind})", fixed=fixed, why=why)
 
     def _response(
         self,
@@ -296,6 +445,7 @@ class Differ:
         new: dict[str, Any],
         new_ptr: str,
     ) -> Iterator[Finding]:
+        yield from compare_keys("response", Keys(old, new, old_ptr, new_ptr, (self.old, self.new)))
         yield from self._headers(old, old_ptr, new, new_ptr)
         yield from self._content(old, old_ptr, new, new_ptr, Direction.RESPONSE)
         yield from self._links(old_op, old, old_ptr, new_op, new, new_ptr)
@@ -332,13 +482,37 @@ class Differ:
                     effect = Effect.TIGHTEN if required else Effect.LOOSEN
                     message = f"header {name} {'now' if required else 'no longer'} required"
                     yield Finding(f"{new_at}/required", "header-required", message, effect)
-                for finding in self.schemas.compare(
-                    self.old.view(old_node.get("schema"), f"{old_at}/schema"),
-                    self.new.view(new_node.get("schema"), f"{new_at}/schema"),
-                ):
-                    yield Finding(
-                        finding.pointer, finding.rule, f"header {name}: {finding.message}", finding.effect
+                keys = Keys(old_node, new_node, old_at, new_at, (self.old, self.new), Direction.RESPONSE)
+                found = list(compare_keys("header", keys))
+                if "content" in old_node or "content" in new_node:
+                    found.extend(self._content(old_node, old_at, new_node, new_at, Direction.RESPONSE))
+                else:
+                    found.extend(
+                        self.schemas.compare(
+                            self.old.view(old_node.get("schema"), f"{old_at}/schema"),
+                            self.new.view(new_node.get("schema"), f"{new_at}/schema"),
+                        )
                     )
+                for finding in found:
+                    yield replace(finding, message=f"header {name}: {finding.message}")
+        yield from self._content_type_headers(old, old_ptr, new, new_ptr)
+
+    def _content_type_headers(
+        self, old: dict[str, Any], old_ptr: str, new: dict[str, Any], new_ptr: str
+    ) -> Iterator[Finding]:
+        """A `Content-Type` response header is ignored (OpenAPI: the media types say it): said, not silent."""
+        before, after = dict_(old.get("headers")), dict_(new.get("headers"))
+        keys = Keys(before, after, f"{old_ptr}/headers", f"{new_ptr}/headers", (self.old, self.new))
+        for name in sorted(k for k in before.keys() | after.keys() if str(k).lower() == "content-type"):
+            if keys.differs(name):
+                why = "OpenAPI ignores a Content-Type response header: the media types of `content` say it"
+                yield Finding(
+                    keys.at(name),
+                    "no-effect",
+                    f"header {name} changed",
+                    fixed=Classification.COMPATIBLE,
+                    why=why,
+                )
 
     def _links(
         self,
@@ -359,12 +533,15 @@ class Differ:
                     f"{old_ptr}/links/{esc(name)}", "link-removed", f"link {name} removed", why=_LINKS
                 )
             else:
-                old_link, _ = self.old.deref(before[name], "")
+                old_link, old_at = self.old.deref(before[name], f"{old_ptr}/links/{esc(name)}")
                 new_link, at = self.new.deref(after[name], f"{new_ptr}/links/{esc(name)}")
                 if self._link(self.old, old_op, old_link) != self._link(self.new, new_op, new_link):
                     yield Finding(
                         at, "link-changed", f"link {name} changed (target or parameters)", why=_LINKS
                     )
+                keys = Keys(dict_(old_link), dict_(new_link), old_at, at, (self.old, self.new))
+                for finding in compare_keys("link", keys):
+                    yield replace(finding, message=f"link {name}: {finding.message}")
 
     def _link(self, document: Side, source: Operation, link: Any) -> str:
         """A link's meaning: target operation by method and path shape, parameters by path position."""
@@ -399,55 +576,3 @@ class Differ:
             "requestBody": expression(link.get("requestBody")),
         }
         return canon(meaning)
-
-    # -- security
-    def _security(self, old: Operation, new: Operation) -> Iterator[Finding]:
-        before, _ = self.old.security(old)
-        after, where = self.new.security(new)
-        if "security" not in new.node and "security" not in self.new.data:
-            where = new.ptr
-        old_sets, new_sets = self._requirements(self.old, before), self._requirements(self.new, after)
-        added = {
-            text: demands for demands, text in new_sets.items() if not any(o <= demands for o in old_sets)
-        }
-        removed = {
-            text: demands for demands, text in old_sets.items() if not any(n <= demands for n in new_sets)
-        }
-        for text in sorted(added.keys() & removed.keys()):  # the same schemes by name, defined otherwise
-            for name in text.split(" AND "):
-                changed = self._scheme_change(name)
-                if changed:
-                    yield Finding(pointer(("components", "securitySchemes", name)), *changed)
-        for text in sorted(added.keys() - removed.keys()):
-            message = f"requirement added ({text}): servers must accept it"
-            yield Finding(where, "security-requirement-added", message, Effect.LOOSEN)
-        for text in sorted(removed.keys() - added.keys()):
-            message = f"requirement removed ({text}): requests meeting only it are refused"
-            yield Finding(where, "security-requirement-removed", message, Effect.TIGHTEN)
-
-    def _scheme_change(self, name: str) -> tuple[str, str, Effect] | None:
-        before, after = _scheme(self.old, name), _scheme(self.new, name)
-        keys = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-        if not keys:
-            return None
-        what = "; ".join(f"{k} {json.dumps(before.get(k))} -> {json.dumps(after.get(k))}" for k in keys)
-        return "security-scheme-changed", f"scheme {name} changed: {what}", Effect.BOTH
-
-    def _requirements(self, document: Side, requirements: list[Any]) -> dict[frozenset[str], str]:
-        """Each requirement (an alternative) as the set of what it demands: schemes by definition, scopes."""
-        found: dict[frozenset[str], str] = {}
-        for requirement in requirements or [{}]:
-            demands: set[str] = set()
-            for name, scopes in dict_(requirement).items():
-                definition = _scheme(document, name) or {"undefined": name}
-                demands.add(canon(definition))
-                demands.update(canon([definition, scope]) for scope in list_(scopes))
-            found[frozenset(demands)] = " AND ".join(sorted(dict_(requirement))) or "no credentials"
-        return found
-
-
-def _scheme(document: Side, name: str) -> dict[str, Any]:
-    """A security scheme's definition, without its description and extensions."""
-    schemes = dict_(dict_(document.data.get("components")).get("securitySchemes"))
-    scheme, _ = document.deref(schemes.get(name), "")
-    return {k: v for k, v in dict_(scheme).items() if k != "description" and not str(k).startswith("x-")}

@@ -1,0 +1,133 @@
+"""What lies outside the operations: the document's own keys (info, servers, tags, externalDocs,
+jsonSchemaDialect, extensions), the keys of path items (summary, servers...), and components that no
+operation, webhook or callback reaches. Each difference is one change at its pointer, under the
+pseudo-operation `document` (a path item's: under its path), never silence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..refs import at, esc, parts_of, pointer
+from ..walk import Operation, PathItem, callbacks, path_items, shape, webhooks
+from .model import Change, Classification, Direction, Finding
+from .op_keys import BUNDLE, TABLES, Pair, compare_keys, extension
+from .reasons import reason
+from .sides import Side, dict_, local_refs
+
+DOCUMENT = "document"
+UNUSED = "no operation, webhook or callback reaches it: no request or answer on the wire changes"
+
+
+def changes(old: Side, new: Side) -> list[Change]:
+    """The document-level changes (see the module docstring), in pointer order."""
+    sides = (old, new)
+    found: list[tuple[str, Finding]] = []
+    pair = Pair(old.data, new.data, "", "", sides)
+    found.extend((DOCUMENT, finding) for finding in compare_keys("document", pair))
+    components = Pair(
+        dict_(old.data.get("components")),
+        dict_(new.data.get("components")),
+        "/components",
+        "/components",
+        sides,
+    )
+    found.extend((DOCUMENT, finding) for finding in compare_keys("components", components))
+    found.extend((DOCUMENT, finding) for finding in _paths_extensions(sides))
+    found.extend(_path_items(sides))
+    found.extend((DOCUMENT, finding) for finding in _unused(sides))
+    return [_change(label, finding) for label, finding in found]
+
+
+def _change(label: str, finding: Finding) -> Change:
+    classification = finding.fixed or Classification.COMPATIBLE
+    why = reason(finding, Direction.REQUEST, classification, "")
+    return Change(
+        label, "", "", finding.pointer, finding.rule, finding.message, classification, "request", why
+    )
+
+
+def _paths_extensions(sides: tuple[Side, Side]) -> Iterator[Finding]:
+    """`x-*` keys of `paths`: extensions there, not paths."""
+    before, after = (dict_(side.data.get("paths")) for side in sides)
+    pair = Pair(before, after, "/paths", "/paths", sides)
+    for name in sorted(k for k in before.keys() | after.keys() if str(k).startswith("x-")):
+        if pair.differs(name):
+            yield extension(pair, name)
+
+
+def _path_items(sides: tuple[Side, Side]) -> Iterator[tuple[str, Finding]]:
+    """The keys of path items matched by path shape (webhooks: by name) other than their operations."""
+    old, new = sides
+    for kind in ("paths", "webhooks"):
+        before, after = _items(old, kind), _items(new, kind)
+        for key in sorted(before.keys() & after.keys()):
+            old_item, new_item = before[key], after[key]
+            pair = Pair(old_item.node, new_item.node, pointer(old_item.parts), pointer(new_item.parts), sides)
+            label = new_item.path if kind == "paths" else f"WEBHOOK {new_item.path}"
+            for finding in compare_keys("path-item", pair):
+                yield label, finding
+
+
+def _items(side: Side, kind: str) -> dict[str, PathItem]:
+    if kind == "paths":
+        return {shape(item.path): item for item in path_items(side.data) if not item.path.startswith("x-")}
+    return {op.item.path: op.item for op in webhooks(side.data)}
+
+
+# --------------------------------------------------------------------------------------------------
+# Components nobody reaches
+
+
+def _unused(sides: tuple[Side, Side]) -> Iterator[Finding]:
+    reached = reachable(sides[0]) | reachable(sides[1])
+    before, after = (dict_(side.data.get("components")) for side in sides)
+    for kind in sorted(set(TABLES["components"]) & (before.keys() | after.keys())):
+        old_kind, new_kind = dict_(before.get(kind)), dict_(after.get(kind))
+        pair = Pair(old_kind, new_kind, f"/components/{kind}", f"/components/{kind}", sides)
+        for name in sorted(old_kind.keys() | new_kind.keys(), key=str):
+            ptr = f"/components/{kind}/{esc(name)}"
+            if ptr in reached or not pair.differs(name):
+                continue
+            state = "added" if name not in old_kind else "removed" if name not in new_kind else "changed"
+            message = f"unused component {kind}/{name} {state}"
+            yield Finding(
+                ptr, "unused-component-changed", message, fixed=Classification.COMPATIBLE, why=UNUSED
+            )
+
+
+def reachable(side: Side) -> set[str]:
+    """The components (`/components/KIND/NAME`) reached from paths, webhooks and callbacks: by `$ref`,
+    and the security schemes their requirements name."""
+    data = side.data
+    roots = {key: value for key, value in data.items() if key not in ("components", BUNDLE)}
+    seen: set[str] = set()
+    todo = list(local_refs(roots))
+    while todo:
+        ref = todo.pop()
+        target = ref.partition("#")[2]
+        if target in seen:
+            continue
+        seen.add(target)
+        todo.extend(local_refs(at(data, target)))
+    found = set()
+    for target in seen:
+        parts = parts_of(target)
+        if parts and len(parts) >= 3 and parts[0] == "components":
+            found.add(pointer(parts[:3]))
+    for operation in _all_operations(data):
+        requirements, _ = side.security(operation)
+        for requirement in requirements:
+            found.update(f"/components/securitySchemes/{esc(name)}" for name in dict_(requirement))
+    return found
+
+
+def _all_operations(data: dict[str, Any]) -> Iterator[Operation]:
+    from ..walk import operations
+
+    pending = [*operations(data), *webhooks(data)]
+    while pending:
+        operation = pending.pop()
+        yield operation
+        pending.extend(op for _, op in callbacks(data, operation))

@@ -113,17 +113,17 @@ _REASONS: dict[tuple[str, str, str], str] = {
     ),
     # schemas by meaning (issue 23, owner B)
     ("default-changed", REQUEST, BR): (
-        "a client that leaves {s} out now gets other behaviour than OLD promised (the default changed or is gone)"
+        "a client that leaves {s} out now gets other behaviour (the default changed or is gone)"
     ),
     ("default-changed", RESPONSE, CO): "a default in an answer means nothing: servers send the value",
     ("read-only", REQUEST, BR): "a client that sends {s} may now have it refused or ignored: it is readOnly",
-    ("read-only", REQUEST, OB): "servers must now accept {s} in requests; clients that leave it out are unaffected",
+    ("read-only", REQUEST, OB): "servers must now accept {s} in requests; clients that omit it lose nothing",
     ("write-only", RESPONSE, BR): "a client that reads {s} may no longer get it: it is writeOnly",
     ("alternative-added", REQUEST, OB): (
         "servers must now accept payloads of the new alternative; what clients send still matches an old one"
     ),
     ("alternative-added", RESPONSE, OB): (
-        "its payloads now match two alternatives, which oneOf refuses: servers answer less, clients read all they did"
+        "its payloads now match two alternatives, which oneOf refuses: servers answer less"
     ),
     ("alternative-removed", REQUEST, OB): (
         "servers must now accept payloads that matched it and another alternative (OLD's oneOf refused them)"
@@ -131,16 +131,16 @@ _REASONS: dict[tuple[str, str, str], str] = {
     ("alternative-removed", RESPONSE, BR): (
         "a client may now get a payload that matches two alternatives, which OLD's oneOf refused"
     ),
-    ("conditional-changed", REQUEST, BR): "a payload valid under OLD may now fail the if/then/else and get 400",
+    ("conditional-changed", REQUEST, BR): "a payload valid under OLD may now fail the if/then/else (400)",
     ("conditional-changed", RESPONSE, BR): "a client may now get a payload OLD's if/then/else refused",
     ("discriminator-changed", REQUEST, BR): (
-        "servers pick the alternative by the discriminator: a payload OLD accepted may now be read otherwise or refused"
+        "servers pick the alternative by the discriminator: a payload OLD accepted may now be refused"
     ),
     ("discriminator-changed", RESPONSE, BR): (
         "clients pick the alternative by the discriminator: an answer may now be read as another alternative"
     ),
-    ("contains-changed", REQUEST, BR): "an array valid under OLD ({s}) may now lack the items `contains` asks for (400)",
-    ("dependent-required", REQUEST, BR): "a client that sends the property without those it now depends on gets 400",
+    ("contains-changed", REQUEST, BR): "an array {s} valid under OLD may now lack what `contains` asks for",
+    ("dependent-required", REQUEST, BR): "a client that sends a property without those it now needs gets 400",
     ("content-changed", REQUEST, BR): "a value of {s} encoded as OLD says can now get 400",
     ("content-changed", RESPONSE, BR): "a client that reads {s} may now get it encoded otherwise",
 }

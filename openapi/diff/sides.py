@@ -10,6 +10,7 @@ from typing import Any
 
 from ..refs import Resolver, at
 from ..walk import Operation, operations
+from .normalize import NULLABLE, ORIGIN, PRIVATE, SKIP, UNIONS, boolean, is_31, normal, only_null
 
 View = tuple[tuple[dict[str, Any], str], ...]  # a schema and its allOf members: (node, pointer) each
 
@@ -35,6 +36,7 @@ class Side:
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data if isinstance(data, dict) else {}
         self.resolver = Resolver(self.data)
+        self.v31 = is_31(self.data)
         self.operations: dict[tuple[str, str], Operation] = {}
         for operation in operations(self.data):
             self.operations.setdefault(operation.key, operation)
@@ -45,19 +47,65 @@ class Side:
         chased = self.resolver.chase(node, ptr)
         return chased.node, chased.where
 
-    def view(self, node: Any, ptr: str, seen: frozenset[str] = frozenset()) -> View:
-        """The schema at `ptr` with its `allOf` members (recursively), references followed."""
-        node, ptr = self.deref(node, ptr)
-        if not isinstance(node, dict) or ptr in seen:
-            return ()
-        parts: list[tuple[dict[str, Any], str]] = [(node, ptr)]
-        for index, member in enumerate(list_(node.get("allOf"))):
-            parts.extend(self.view(member, f"{ptr}/allOf/{index}", seen | {ptr}))
+    def view(self, node: Any, ptr: str) -> View:
+        """The schema at `ptr` as its parts, each in the normal form (normalize.py): the schema, its
+        `allOf` members (recursively), references followed. In 3.1 a `$ref` with sibling keywords is
+        the siblings and the target (3.0 ignores the siblings); a `oneOf`/`anyOf` whose branches but
+        one only allow null is the nullable marker and that branch, so a nullable wrap compares with
+        the schema it wraps branch by branch.
+        """
+        parts: list[tuple[dict[str, Any], str]] = []
+        self._collect(node, ptr, frozenset(), parts)
         return tuple(parts)
+
+    def _collect(
+        self, node: Any, ptr: str, seen: frozenset[str], parts: list[tuple[dict[str, Any], str]]
+    ) -> None:
+        if isinstance(node, bool) and self.v31:
+            parts.append((boolean(node), ptr))
+            return
+        if not isinstance(node, dict):
+            return
+        if "$ref" in node:
+            if self.v31 and len(node) > 1:
+                self._collect({k: v for k, v in node.items() if k != "$ref"}, ptr, seen, parts)
+            target, where, why = self.resolver.lookup(node["$ref"])
+            if why is not None:  # unresolvable: compared as written
+                parts.append((normal({"$ref": node["$ref"]}, self.v31), ptr))
+            elif f"$ref {where}" not in seen:  # else a loop of references
+                self._collect(target, where, seen | {f"$ref {where}"}, parts)
+            return
+        if ptr in seen:  # an allOf cycle
+            return
+        seen = seen | {ptr}
+        normalised = normal(node, self.v31)
+        parts.append((normalised, ptr))
+        for index, member in enumerate(list_(node.get("allOf"))):
+            self._collect(member, f"{ptr}/allOf/{index}", seen, parts)
+        for keyword in UNIONS:
+            branches = list_(node.get(keyword))
+            nulls = [i for i, branch in enumerate(branches) if self._only_null(branch)]
+            if nulls:
+                normalised[NULLABLE] = True
+                normalised.setdefault(ORIGIN, {})[NULLABLE] = keyword
+                normalised.setdefault(SKIP, {})[keyword] = nulls
+            rest = [i for i in range(len(branches)) if i not in nulls]
+            if len(rest) == 1:  # one branch left: it is a member, like allOf's
+                del normalised[keyword]
+                self._collect(branches[rest[0]], f"{ptr}/{keyword}/{rest[0]}", seen, parts)
+
+    def _only_null(self, branch: Any) -> bool:
+        node, _ = self.deref(branch, "")
+        return isinstance(node, dict) and only_null(normal(node, self.v31))
 
     def fingerprint(self, node: Any) -> str:
         """The schema `node` as one text per meaning (`inline`)."""
         return canon(inline(node, self.resolver))
+
+    def unions(self, node: dict[str, Any], keyword: str) -> list[int]:
+        """The indexes of the branches of a union that are compared as branches (not null-only)."""
+        skip = dict_(node.get(SKIP)).get(keyword, [])
+        return [i for i in range(len(list_(node.get(keyword)))) if i not in skip]
 
     def security(self, operation: Operation) -> tuple[list[Any], str]:
         """The operation's security requirements and where they are written."""
@@ -68,38 +116,67 @@ class Side:
 
 # Keywords that annotate and never change which payloads are valid.
 ANNOTATIONS = frozenset(
-    {"description", "title", "example", "examples", "externalDocs", "deprecated", "xml", "discriminator"}
+    {"description", "title", "examples", "externalDocs", "deprecated", "xml", "discriminator", "$comment"}
 )
+# Subschema places: one schema, a name -> schema map, a list of schemas (JSON Schema 2020-12 and 3.0).
+ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
+ONE_MORE = ("unevaluatedItems", "unevaluatedProperties", "contentSchema")
+MAPS = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
+LISTS = ("allOf", "oneOf", "anyOf", "prefixItems")
+SETS = ("required", "enum", "type")
 
 
 def inline(schema: Any, resolver: Resolver, active: frozenset[str] = frozenset()) -> Any:
-    """The schema with `$ref`s replaced by their targets, annotations and extensions dropped, and
-    `required` and `enum` sorted (sets: their order means nothing), for `canon` to compare.
+    """The schema with `$ref`s replaced by their targets, every node in the normal form (normalize.py),
+    annotations and extensions dropped, and `required`, `enum` and `type` sorted (sets: their order
+    means nothing), for `canon` to compare.
 
     A `$ref` met again below itself (a recursive schema) stays a `$ref`.
     """
-    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+    return _inline(schema, resolver, is_31(resolver.document), active)
+
+
+def _inline(schema: Any, resolver: Resolver, v31: bool, active: frozenset[str]) -> Any:
+    if isinstance(schema, bool) and v31:
+        return boolean(schema)
+    if not isinstance(schema, dict):
+        return schema
+    if isinstance(schema.get("$ref"), str):
         ref = schema["$ref"]
         if ref in active:
             return {"$ref": ref}
-        target = resolver.deref(schema)
-        return inline(target, resolver, active | {ref}) if isinstance(target, dict) else schema
-    if not isinstance(schema, dict):
-        return schema
+        target = resolver.deref({"$ref": ref})
+        if not isinstance(target, dict | bool):
+            return schema
+        inlined = _inline(target, resolver, v31, active | {ref})
+        if v31 and len(schema) > 1:
+            siblings = _inline({k: v for k, v in schema.items() if k != "$ref"}, resolver, v31, active)
+            return {"allOf": [siblings, inlined]}
+        return inlined
     out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in ANNOTATIONS or key.startswith("x-"):
+    for key, value in normal(schema, v31).items():
+        if key in ANNOTATIONS or key in PRIVATE or key.startswith("x-"):
             continue
-        if key == "properties" and isinstance(value, dict):
-            out[key] = {name: inline(sub, resolver, active) for name, sub in value.items()}
-        elif key in ("items", "additionalProperties", "not"):
-            out[key] = inline(value, resolver, active)
-        elif key in ("allOf", "oneOf", "anyOf") and isinstance(value, list):
-            out[key] = [inline(sub, resolver, active) for sub in value]
-        elif key in ("required", "enum") and isinstance(value, list):
+        if key in MAPS and isinstance(value, dict):
+            out[key] = {name: _inline(sub, resolver, v31, active) for name, sub in value.items()}
+        elif key in ONE or key in ONE_MORE:
+            out[key] = _inline(value, resolver, v31, active)
+        elif key in LISTS and isinstance(value, list):
+            out[key] = [_inline(sub, resolver, v31, active) for sub in value]
+        elif key in SETS and isinstance(value, list):
             out[key] = sorted(value, key=canon)
         else:
             out[key] = value
+    for keyword in UNIONS:  # null-only branches are the nullable marker; one branch left is a member
+        if keyword not in out:
+            continue
+        kept = [b for b in out[keyword] if not (isinstance(b, dict) and only_null(b))]
+        if len(kept) < len(out[keyword]):
+            out[NULLABLE] = True
+        out[keyword] = kept
+        if len(kept) == 1:
+            del out[keyword]
+            out["allOf"] = [*list_(out.get("allOf")), *kept]
     return out
 
 

@@ -54,7 +54,7 @@ Read = Callable[[str], str]  # the text of a file by key; raises BundleError say
 def bundle(document: dict[str, Any], root: Path, name: str, read: Read) -> dict[str, Any]:
     """`document` (the file `name` in directory `root`) with its external files bundled in.
 
-    Returned unchanged when it has no external reference.
+    Equal to `document` when it has no external reference.
     """
     return _Bundler(root, name, read).run(document)
 
@@ -109,8 +109,10 @@ class _Bundler:
         if fragment_parts is None:
             raise BundleError(f"{where}: $ref {ref!r}: the fragment is not a JSON pointer")
         self.refs.append((target, fragment_parts, where, ref))
-        if target == self.name:
-            return ref if key == self.name else "#" + pointer(fragment_parts)
+        if (
+            target == self.name
+        ):  # the root document, however spelled: a local ref, kept as written when it was
+            return ref if key == self.name and address == "" else "#" + pointer(fragment_parts)
         self.load(target, where, ref)
         return "#" + pointer((FILES, target, *fragment_parts))
 

@@ -287,13 +287,16 @@ def test_an_invalid_schema_in_a_referenced_file_is_refused(tmp_path: Path) -> No
 def test_a_file_refers_back_into_the_root_document(tmp_path: Path) -> None:
     """However the path to the root document is spelled, its refs become local ones of the root."""
     document = root({"$ref": "../schemas/book.yaml"})
-    document["components"] = {"schemas": {"Title": {"type": "string"}}}
+    document["components"] = {
+        "schemas": {"Title": {"$ref": "openapi.yaml#/components/schemas/Text"}, "Text": {"type": "string"}}
+    }
     book = {**BOOK, "properties": {"title": {"$ref": "../api/openapi.yaml#/components/schemas/Title"}}}
     new = write({"api/openapi.yaml": document, "schemas/book.yaml": book}, tmp_path)
     bundled = load_source(str(new), new)
     assert bundled["x-csapi-files"]["../schemas/book.yaml"]["properties"]["title"] == {
         "$ref": "#/components/schemas/Title"
     }
+    assert bundled["components"]["schemas"]["Title"] == {"$ref": "#/components/schemas/Text"}
     assert run(write({"openapi.yaml": root(BOOK)}, tmp_path / "inline"), new).output.startswith("No changes")
 
 

@@ -1,0 +1,315 @@
+"""Schema keywords for test_keywords.py: each edited in a request body's schema and in a response's."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.diff.keyword_cases import (
+    ARR,
+    BOTH,
+    NUM,
+    OBJ,
+    STR,
+    VERSIONS,
+    Case,
+    Document,
+    Edit,
+    edits,
+    escape,
+    make_case,
+)
+
+# --------------------------------------------------------------------------------------------------
+# Schema keywords: the schema of a request body and of a response, edited one at a time
+
+REQUEST = "/paths/~1items/post/requestBody/content/application~1json/schema"
+RESPONSE = "/paths/~1items/post/responses/200/content/application~1json/schema"
+
+PETS = {
+    "Cat": {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": STR, "purrs": {"type": "boolean"}},
+    },
+    "Dog": {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": STR, "barks": {"type": "boolean"}},
+    },
+}
+PET: dict[str, Any] = {"oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}]}
+SCALARS = {"S": STR, "I": {"type": "integer"}}
+
+
+def schema_document(version: str, schema: Any, components: dict[str, Any] | None = None) -> Document:
+    """POST /items with `schema` as the request body's and the 200 response's schema."""
+    document: Document = {
+        "openapi": VERSIONS[version],
+        "info": {"title": "Items", "version": "1.0.0"},
+        "paths": {
+            "/items": {
+                "post": {
+                    "requestBody": {"content": {"application/json": {"schema": copy.deepcopy(schema)}}},
+                    "responses": {
+                        "200": {
+                            "description": "the item",
+                            "content": {"application/json": {"schema": copy.deepcopy(schema)}},
+                        }
+                    },
+                }
+            }
+        },
+    }
+    if components:
+        document["components"] = {"schemas": copy.deepcopy(components)}
+    return document
+
+
+@dataclass(frozen=True)
+class S:
+    """A schema keyword: the schema both sides share, where in it the keyword sits, its edits."""
+
+    keyword: str
+    base: Any
+    edits: tuple[Edit, ...]
+    versions: tuple[str, ...] = BOTH
+    at: tuple[str, ...] = ()
+    components: dict[str, Any] = field(default_factory=dict)
+    label: str = ""  # the keyword as the id shows it, when not the keyword itself
+    object: str = "schema"
+
+
+def _schema_table() -> list[S]:
+    if_then = {"type": "object", "if": {"required": ["b"]}}
+    contains = {"type": "array", "contains": {"type": "integer"}}
+    return [
+        # JSON Schema validation (3.0's subset and 2020-12's)
+        S("type", {}, edits("string", "integer")),
+        S("enum", STR, edits(["x", "y"], ["x"])),
+        S("multipleOf", NUM, edits(2, 3)),
+        S("maximum", NUM, edits(10, 20)),
+        S("minimum", NUM, edits(1, 2)),
+        S("exclusiveMaximum", {"type": "number", "maximum": 10}, edits(True, False), ("3.0",)),
+        S("exclusiveMinimum", {"type": "number", "minimum": 1}, edits(True, False), ("3.0",)),
+        S("exclusiveMaximum", NUM, edits(10, 20), ("3.1",)),
+        S("exclusiveMinimum", NUM, edits(1, 2), ("3.1",)),
+        S("maxLength", STR, edits(10, 20)),
+        S("minLength", STR, edits(1, 2)),
+        S("pattern", STR, edits("^[a-z]+$", "^[0-9]+$")),
+        S("maxItems", ARR, edits(10, 20)),
+        S("minItems", ARR, edits(1, 2)),
+        S("uniqueItems", ARR, edits(True, False)),
+        S("maxProperties", OBJ, edits(5, 1)),
+        S("minProperties", OBJ, edits(1, 2)),
+        S("required", OBJ, edits(["a"], ["b"])),
+        S("const", STR, edits("x", "y"), ("3.1",)),
+        S("dependentRequired", OBJ, edits({"a": ["b"]}, {"b": ["a"]}), ("3.1",)),
+        S("minContains", contains, edits(1, 2), ("3.1",)),
+        S("maxContains", contains, edits(3, 2), ("3.1",)),
+        # applicators
+        S("allOf", OBJ, edits([{"required": ["a"]}], [{"required": ["b"]}])),
+        S("anyOf", {}, edits([STR, {"type": "integer"}], [STR, {"type": "boolean"}])),
+        S("oneOf", {}, edits([STR, {"type": "integer"}], [STR, {"type": "boolean"}])),
+        S("not", STR, edits({"enum": ["x"]}, {"enum": ["y"]})),
+        S("items", {"type": "array", "items": STR}, edits(STR, {"type": "integer"}, ("changed",)), ("3.0",)),
+        S("items", {"type": "array"}, edits(STR, {"type": "integer"}), ("3.1",)),
+        S(
+            "items",
+            {"type": "array", "prefixItems": [STR]},
+            edits(False, {"type": "integer"}),
+            ("3.1",),
+            label="items-after-prefixItems",
+        ),
+        S("properties", {"type": "object"}, edits({"a": STR}, {"a": {"type": "integer"}})),
+        S("additionalProperties", OBJ, edits(False, STR)),
+        S("prefixItems", {"type": "array"}, edits([STR], [{"type": "integer"}]), ("3.1",)),
+        S("contains", {"type": "array"}, edits({"type": "integer"}, STR), ("3.1",)),
+        S(
+            "if",
+            {"type": "object", "then": {"required": ["a"]}},
+            edits({"required": ["b"]}, {"required": ["a"]}),
+            ("3.1",),
+        ),
+        S("then", if_then, edits({"required": ["a"]}, {"required": ["c"]}), ("3.1",)),
+        S("else", if_then, edits({"required": ["a"]}, {"required": ["c"]}), ("3.1",)),
+        S(
+            "dependentSchemas",
+            OBJ,
+            edits({"a": {"required": ["b"]}}, {"a": {"properties": {"b": {"minimum": 1}}}}),
+            ("3.1",),
+        ),
+        S("patternProperties", {"type": "object"}, edits({"^x": STR}, {"^x": {"type": "integer"}}), ("3.1",)),
+        S("propertyNames", {"type": "object"}, edits({"pattern": "^[a-z]+$"}, {"maxLength": 3}), ("3.1",)),
+        S("unevaluatedProperties", OBJ, edits(False, STR), ("3.1",)),
+        S(
+            "unevaluatedItems",
+            {"type": "array", "prefixItems": [STR]},
+            edits(False, {"type": "integer"}),
+            ("3.1",),
+        ),
+        # nullability: 3.0's keyword, 3.1's type arrays, and 3.0's keyword left in a 3.1 document
+        S("nullable", STR, edits(True, False), ("3.0",)),
+        S(
+            "type",
+            STR,
+            (
+                Edit("null-added", "string", ["string", "null"]),
+                Edit("null-removed", ["string", "null"], "string"),
+            ),
+            ("3.1",),
+        ),
+        S("type", STR, (Edit("array-changed", ["string", "null"], ["integer", "null"]),), ("3.1",)),
+        S("nullable", STR, edits(True), ("3.1",), label="nullable-unknown"),
+        # references: 3.1's $ref takes siblings; 3.1's core keywords
+        S(
+            "$ref",
+            {},
+            edits("#/components/schemas/S", "#/components/schemas/I", ("changed",)),
+            components=SCALARS,
+        ),
+        S(
+            "maxLength",
+            {"$ref": "#/components/schemas/S"},
+            edits(5, 10),
+            ("3.1",),
+            components=SCALARS,
+            label="$ref+maxLength",
+        ),
+        S(
+            "description",
+            {"$ref": "#/components/schemas/S"},
+            edits("a", "b"),
+            ("3.1",),
+            components=SCALARS,
+            label="$ref+description",
+        ),
+        S("$id", STR, edits("https://example.com/a", "https://example.com/b"), ("3.1",)),
+        S(
+            "$schema",
+            STR,
+            edits(
+                "https://json-schema.org/draft/2020-12/schema",
+                "https://spec.openapis.org/oas/3.1/dialect/base",
+            ),
+            ("3.1",),
+        ),
+        S("$anchor", STR, edits("a", "b"), ("3.1",)),
+        S("$dynamicAnchor", STR, edits("a", "b"), ("3.1",)),
+        S(
+            "$dynamicRef",
+            {},
+            edits("#s", "#i"),
+            ("3.1",),
+            components={"S": {"$dynamicAnchor": "s", **STR}, "I": {"$dynamicAnchor": "i", "type": "integer"}},
+        ),
+        S("$defs", {}, edits({"a": STR}, {"a": {"type": "integer"}}), ("3.1",)),
+        S("$comment", STR, edits("a", "b"), ("3.1",)),
+        S("$vocabulary", STR, edits({"https://json-schema.org/draft/2020-12/vocab/core": True}), ("3.1",)),
+        # content, format and meta-data vocabularies; OpenAPI's own annotations
+        S("format", STR, edits("date", "email")),
+        S("contentEncoding", STR, edits("base64", "base32"), ("3.1",)),
+        S("contentMediaType", STR, edits("application/json", "text/plain"), ("3.1",)),
+        S(
+            "contentSchema",
+            {"type": "string", "contentMediaType": "application/json"},
+            edits({"type": "object"}, {"type": "array"}),
+            ("3.1",),
+        ),
+        S("title", STR, edits("A", "B")),
+        S("description", STR, edits("a", "b")),
+        S("default", OBJ, edits("x", "y"), at=("properties", "a")),
+        S("deprecated", STR, edits(True, False)),
+        S("readOnly", OBJ, edits(True, False), at=("properties", "a")),
+        S("writeOnly", OBJ, edits(True, False), at=("properties", "a")),
+        S(
+            "readOnly",
+            {**OBJ, "required": ["a"]},
+            edits(True, False),
+            at=("properties", "a"),
+            label="readOnly-required",
+        ),
+        S(
+            "writeOnly",
+            {**OBJ, "required": ["a"]},
+            edits(True, False),
+            at=("properties", "a"),
+            label="writeOnly-required",
+        ),
+        S("example", STR, edits("x", "y")),
+        S("examples", STR, edits(["x"], ["y"]), ("3.1",)),
+        S("externalDocs", STR, edits({"url": "https://a.example.com"}, {"url": "https://b.example.com"})),
+        S("x-note", STR, edits("a", "b"), label="extension"),
+        # OpenAPI's objects inside a schema: Discriminator, XML, External Documentation
+        S("discriminator", PET, edits({"propertyName": "kind"}, {"propertyName": "type"}), components=PETS),
+        S(
+            "mapping",
+            {**PET, "discriminator": {"propertyName": "kind"}},
+            edits({"cat": "#/components/schemas/Cat"}, {"cat": "#/components/schemas/Dog"}),
+            at=("discriminator",),
+            components=PETS,
+            object="discriminator",
+        ),
+        S("xml", OBJ, edits({"name": "item"}, {"name": "thing"})),
+        S(
+            "name",
+            {**OBJ, "xml": {"name": "item"}},
+            edits("item", "thing", ("changed",)),
+            at=("xml",),
+            object="xml",
+        ),
+        S(
+            "namespace",
+            {**OBJ, "xml": {"name": "item"}},
+            edits("https://a.example.com", "https://b.example.com"),
+            at=("xml",),
+            object="xml",
+        ),
+        S("prefix", {**OBJ, "xml": {"name": "item"}}, edits("a", "b"), at=("xml",), object="xml"),
+        S(
+            "attribute",
+            {**OBJ, "properties": {"a": {**STR, "xml": {"name": "id"}}}},
+            edits(True, False),
+            at=("properties", "a", "xml"),
+            object="xml",
+        ),
+        S("wrapped", {**ARR, "xml": {"name": "items"}}, edits(True, False), at=("xml",), object="xml"),
+        S(
+            "description",
+            {**STR, "externalDocs": {"url": "https://a.example.com"}},
+            edits("a", "b"),
+            at=("externalDocs",),
+            object="externalDocs",
+        ),
+        S(
+            "url",
+            {**STR, "externalDocs": {"url": "https://a.example.com"}},
+            edits("https://a.example.com", "https://b.example.com", ("changed",)),
+            at=("externalDocs",),
+            object="externalDocs",
+        ),
+    ]
+
+
+def schema_cases() -> Iterator[Case]:
+    for row in _schema_table():
+        for version in row.versions:
+            for edit in row.edits:
+                base = schema_document(version, row.base, row.components)
+                for where, pointer in (("request", REQUEST), ("response", RESPONSE)):
+                    holder = pointer + "".join(f"/{escape(token)}" for token in row.at)
+                    name = f"{row.object}-{version}-{row.label or row.keyword}-{edit.kind}-{where}"
+                    places = ("/components/schemas",) if row.components else ()
+                    yield make_case(name, base, {}, holder, row.keyword, edit, places, row.at[-1:])
+
+
+def with_component(version: str, name: str) -> Document:
+    """A document whose request and response schemas are the component `name` (the negative control)."""
+    schema = {
+        "type": "object",
+        "required": ["a"],
+        "properties": {"a": {"type": "string", "enum": ["x", "y"]}, "b": {"type": "integer", "minimum": 1}},
+    }
+    return schema_document(version, {"$ref": f"#/components/schemas/{name}"}, {name: schema})

@@ -50,9 +50,9 @@ class Side:
     def view(self, node: Any, ptr: str) -> View:
         """The schema at `ptr` as its parts, each in the normal form (normalize.py): the schema, its
         `allOf` members (recursively), references followed. In 3.1 a `$ref` with sibling keywords is
-        the siblings and the target (3.0 ignores the siblings); a `oneOf`/`anyOf` whose branches but
-        one only allow null is the nullable marker and that branch, so a nullable wrap compares with
-        the schema it wraps branch by branch.
+        the siblings and the target (3.0 ignores the siblings). Branches of `oneOf`/`anyOf` that only
+        allow null are the nullable marker; a nullable wrap (`oneOf: [{type: 'null'}, X]`, 3.0
+        `nullable: true` with `oneOf: [X]`) is the marker and X, so it compares with X branch by branch.
         """
         parts: list[tuple[dict[str, Any], str]] = []
         self._collect(node, ptr, frozenset(), parts)
@@ -90,7 +90,7 @@ class Side:
                 normalised.setdefault(ORIGIN, {})[NULLABLE] = keyword
                 normalised.setdefault(SKIP, {})[keyword] = nulls
             rest = [i for i in range(len(branches)) if i not in nulls]
-            if len(rest) == 1:  # one branch left: it is a member, like allOf's
+            if len(rest) == 1 and normalised.get(NULLABLE):  # a nullable wrap: its branch is a member
                 del normalised[keyword]
                 self._collect(branches[rest[0]], f"{ptr}/{keyword}/{rest[0]}", seen, parts)
 
@@ -167,14 +167,14 @@ def _inline(schema: Any, resolver: Resolver, v31: bool, active: frozenset[str]) 
             out[key] = sorted(value, key=canon)
         else:
             out[key] = value
-    for keyword in UNIONS:  # null-only branches are the nullable marker; one branch left is a member
+    for keyword in UNIONS:  # null-only branches are the nullable marker; a wrap's one branch is a member
         if keyword not in out:
             continue
         kept = [b for b in out[keyword] if not (isinstance(b, dict) and only_null(b))]
         if len(kept) < len(out[keyword]):
             out[NULLABLE] = True
         out[keyword] = kept
-        if len(kept) == 1:
+        if len(kept) == 1 and out.get(NULLABLE):
             del out[keyword]
             out["allOf"] = [*list_(out.get("allOf")), *kept]
     return out

@@ -1,0 +1,204 @@
+"""Verdicts by meaning on schemas (docs/design.md, Spec edits, issue 23): readOnly/writeOnly by
+direction, patterns that match everything, union branches subsumed, disjoint or overlapping, nullable
+wraps compared branch by branch, and defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from csapi.openapi.diff import Classification, Direction, Effect
+from csapi.openapi.diff.model import Finding, judge
+from csapi.openapi.diff.schemas import trivial
+from tests.diff.schema_docs import V30, both_ways, changes, verdicts
+
+BR, OB, CO = "breaking", "obligation", "compatible"
+
+
+def obj(properties: dict[str, Any], required: tuple[str, ...] = (), **more: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(required), **more}
+
+
+RO = {"type": "integer", "readOnly": True}
+WO = {"type": "string", "writeOnly": True}
+NAME = {"type": "string"}
+
+
+# -- readOnly / writeOnly
+
+
+def test_a_required_read_only_property_added_concerns_responses_only() -> None:
+    request, response = both_ways(obj({"name": NAME}), obj({"name": NAME, "id": RO}, ("id",)))
+    assert request == {("property-added", CO)} and response == {("property-added", OB)}
+    (change,) = changes(obj({"name": NAME}), obj({"name": NAME, "id": RO}, ("id",)))
+    assert change.reason == "`id` is readOnly: it concerns responses only"
+
+
+def test_a_write_only_property_made_optional_concerns_requests_only() -> None:
+    request, response = both_ways(obj({"password": WO}, ("password",)), obj({"password": WO}))
+    assert request == {("required-removed", OB)} and response == {("required-removed", CO)}
+    (change,) = changes(obj({"password": WO}, ("password",)), obj({"password": WO}), where="response")
+    assert change.reason == "`password` is writeOnly: it concerns requests only"
+
+
+def test_changes_inside_a_read_only_property_count_in_responses_only() -> None:
+    old = obj({"state": {"type": "string", "enum": ["a", "b"], "readOnly": True}})
+    new = obj({"state": {"type": "string", "enum": ["a"], "readOnly": True}})
+    assert both_ways(old, new) == ({("enum-value-removed", CO)}, {("enum-value-removed", OB)})
+
+
+def test_read_only_and_write_only_set_or_unset() -> None:
+    plain, read_only, write_only = (
+        obj({"a": NAME}),
+        obj({"a": {**NAME, "readOnly": True}}),
+        obj({"a": {**NAME, "writeOnly": True}}),
+    )
+    assert both_ways(plain, read_only) == ({("read-only", BR)}, {("read-only", CO)})
+    assert both_ways(read_only, plain) == ({("read-only", OB)}, {("read-only", CO)})
+    assert both_ways(plain, write_only) == ({("write-only", CO)}, {("write-only", BR)})
+    assert both_ways(write_only, plain) == ({("write-only", CO)}, {("write-only", CO)})
+
+
+def test_judge() -> None:
+    finding = Finding("/x/properties/id", "required-added", "m", Effect.TIGHTEN, only=Direction.RESPONSE)
+    assert judge(finding, Direction.RESPONSE) == (Classification.OBLIGATION, "")
+    assert judge(finding, Direction.REQUEST) == (
+        Classification.COMPATIBLE,
+        "`id` is readOnly: it concerns responses only",
+    )
+    fixed = Finding("/x", "r", "m", Effect.TIGHTEN, fixed=Classification.BREAKING, only=Direction.RESPONSE)
+    assert judge(fixed, Direction.REQUEST) == (Classification.BREAKING, "")
+    assert judge(Finding("/x", "r", "m", Effect.MEANING), Direction.REQUEST) == (Classification.BREAKING, "")
+    assert judge(Finding("/x", "r", "m", Effect.MEANING), Direction.RESPONSE) == (
+        Classification.COMPATIBLE,
+        "",
+    )
+
+
+# -- patterns that match every string
+
+
+@pytest.mark.parametrize("pattern", [".*", "^.*$", "", "[\\s\\S]*", "^(.*)$", "^[a-z]*", "x*"])
+def test_a_pattern_that_matches_everything_is_no_pattern(pattern: str) -> None:
+    assert trivial(pattern)
+    assert verdicts({"type": "string"}, {"type": "string", "pattern": pattern}) == set()
+    assert both_ways({"type": "string", "pattern": "^a+$"}, {"type": "string", "pattern": pattern}) == (
+        {("pattern-changed", OB)},
+        {("pattern-changed", BR)},
+    )
+
+
+@pytest.mark.parametrize("pattern", ["^[^<>]*$", ".+", "^\\d*$", "[a-z]", "^.{0,3}$", "(", "\\S"])
+def test_a_pattern_that_refuses_something_is_a_pattern(pattern: str) -> None:
+    assert not trivial(pattern)
+
+
+# -- union branches
+
+KIND_A = obj({"kind": {"const": "a"}, "x": NAME}, ("kind",))
+KIND_B = obj({"kind": {"const": "b"}, "y": NAME}, ("kind",))
+KIND_C = obj({"kind": {"enum": ["c", "d"]}}, ("kind",))
+
+
+def test_an_anyof_branch_subsumed_by_another_changes_nothing() -> None:
+    narrower = {**KIND_A, "required": ["kind", "x"]}
+    assert both_ways({"anyOf": [KIND_A, KIND_B]}, {"anyOf": [KIND_A, KIND_B, narrower]}) == (
+        {("alternative-added", CO)},
+        {("alternative-added", CO)},
+    )
+    same_shape = {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "integer", "minimum": 1}]}
+    assert verdicts({"anyOf": [{"type": "string"}, {"type": "integer"}]}, same_shape) == {
+        ("alternative-added", CO)
+    }
+    # and removing it changes nothing either
+    assert verdicts({"anyOf": [KIND_A, KIND_B, narrower]}, {"anyOf": [KIND_A, KIND_B]}) == {
+        ("alternative-removed", CO)
+    }
+
+
+def test_an_anyof_branch_with_new_values_loosens() -> None:
+    old = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+    new = {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}]}
+    assert both_ways(old, new) == ({("alternative-added", OB)}, {("alternative-added", BR)})
+
+
+CLOSED_A = {**KIND_A, "additionalProperties": False}
+CLOSED_B = {**KIND_B, "additionalProperties": False}
+
+
+@pytest.mark.parametrize(
+    ("branches", "branch"),
+    [
+        ([KIND_A, KIND_B], KIND_C),  # a required property with disjoint values
+        ([KIND_A, KIND_B], {"type": "array"}),  # another type
+        ([{"type": "string", "enum": ["a"]}], {"type": "string", "enum": ["z"]}),  # disjoint enums
+        ([CLOSED_A, CLOSED_B], obj({"z": NAME}, ("z",))),  # closed objects without the required `z`
+    ],
+)
+def test_a_oneof_branch_disjoint_from_all_others_only_loosens(
+    branches: list[Any], branch: dict[str, Any]
+) -> None:
+    old, new = {"oneOf": branches}, {"oneOf": [*branches, branch]}
+    assert both_ways(old, new) == ({("alternative-added", OB)}, {("alternative-added", BR)})
+
+
+def test_a_oneof_branch_inside_another_only_tightens() -> None:
+    inside = {**KIND_A, "required": ["kind", "x"]}
+    assert both_ways({"oneOf": [KIND_A, KIND_B]}, {"oneOf": [KIND_A, KIND_B, inside]}) == (
+        {("alternative-added", BR)},
+        {("alternative-added", OB)},
+    )
+
+
+def test_a_oneof_branch_around_another_is_breaking_and_decided() -> None:
+    (change,) = changes(
+        {"oneOf": [KIND_A, KIND_B]}, {"oneOf": [KIND_A, KIND_B, {"type": "object"}]}, where="response"
+    )
+    assert change.classification is Classification.BREAKING
+    assert "which oneOf refuses" in change.message
+
+
+def test_a_oneof_branch_that_may_overlap_is_breaking() -> None:
+    maybe = obj({"z": NAME}, ("z",))
+    assert both_ways({"oneOf": [KIND_A, KIND_B]}, {"oneOf": [KIND_A, KIND_B, maybe]}) == (
+        {("alternative-added", BR)},
+        {("alternative-added", BR)},
+    )
+
+
+# -- nullable wraps, compared branch by branch
+
+ENUM = {"type": "string", "enum": ["a", "b", "c"]}
+NARROWED = {"type": "string", "enum": ["a", "b"]}
+
+
+@pytest.mark.parametrize(
+    ("wrap", "version"),
+    [
+        ({"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Narrowed"}]}, "3.1.0"),
+        ({"anyOf": [{"$ref": "#/components/schemas/Narrowed"}, {"type": "null"}]}, "3.1.0"),
+        ({"nullable": True, "allOf": [{"$ref": "#/components/schemas/Narrowed"}]}, V30),
+        ({"nullable": True, "oneOf": [{"$ref": "#/components/schemas/Narrowed"}]}, V30),
+    ],
+)
+def test_a_nullable_wrap_is_compared_with_what_it_wraps(wrap: dict[str, Any], version: str) -> None:
+    kwargs: dict[str, Any] = {"version": version, "Enum": ENUM, "Narrowed": NARROWED}
+    found = changes({"$ref": "#/components/schemas/Enum"}, wrap, where="response", **kwargs)
+    assert {(c.rule, c.classification.value) for c in found} == {("enum-value-removed", OB), ("nullable", BR)}
+    removed = next(c for c in found if c.rule == "enum-value-removed")
+    assert '"c"' in removed.message
+    found = changes({"$ref": "#/components/schemas/Enum"}, wrap, where="request", **kwargs)
+    assert {(c.rule, c.classification.value) for c in found} == {("enum-value-removed", BR), ("nullable", OB)}
+
+
+# -- defaults
+
+
+def test_a_default_changed_or_removed_is_breaking_in_requests_only() -> None:
+    old, new = {"type": "integer", "default": 24}, {"type": "integer", "default": 50}
+    assert both_ways(old, new) == ({("default-changed", BR)}, {("default-changed", CO)})
+    assert both_ways(old, {"type": "integer"}) == ({("default-changed", BR)}, {("default-changed", CO)})
+    assert both_ways({"type": "integer"}, old) == ({("default-changed", CO)}, {("default-changed", CO)})
+    (change,) = changes(obj({"n": old}), obj({"n": new}))
+    assert "a client that leaves `n` out now gets other behaviour" in change.reason

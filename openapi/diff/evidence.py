@@ -1,13 +1,13 @@
 """The proof hook: the payload proof (`proof.py`) run on the schema pairs the rules found changed.
 
 Per operation, each request or response schema (a media type's or a parameter's) with changes is
-a `Pair`. The proof runs on a pair when the rules call none of its changes breaking, or one of them
-undecided (a `oneOf` alternative that may overlap another, a `not` changed):
+a `Pair`. The proof runs on every pair:
 
 - it finds a payload valid under OLD that NEW refuses (requests), or valid under NEW that OLD
-  refuses (responses): an undecided change is confirmed breaking with that payload as its example;
-  with none undecided, a `payload-proof` change is added, breaking, with the payload. Never the
-  other way: the rules' "breaking" is not lowered because no payload was found.
+  refuses (responses): the rules' breaking changes of that pair get the payload as their example
+  (the confirmation of the verdict), an undecided one is confirmed breaking with it; with none
+  breaking, a `payload-proof` change is added, breaking, with the payload. Never the other way: the
+  rules' "breaking" is not lowered because no payload was found.
 - it finds none: an undecided change stays breaking and says that no generated payload showed it,
   so a reader knows what to check by hand.
 """
@@ -66,8 +66,6 @@ def apply(
         pointers = {finding.pointer for finding in pair.findings}
         undecided = {finding.pointer for finding in pair.findings if finding.undecided}
         mine = [change for change in changes if change.pointer in pointers]
-        if not undecided and any(change.breaking for change in mine):
-            continue  # already breaking: nothing to prove
         shown = prover(pair.old_schema, pair.new_schema, pair.direction.value, *documents)
         if shown is None:
             changes = [
@@ -78,11 +76,9 @@ def apply(
             ]
             continue
         example = json.dumps(shown.payload, ensure_ascii=False)
-        if undecided:
+        if undecided or any(change.breaking for change in mine):
             changes = [
-                replace(c, example=example, reason=f"{c.reason}; shown by a payload: {shown.reason}")
-                if c.pointer in undecided and c in mine and not c.example  # one schema, several media types
-                else c
+                _confirmed(c, example, shown.reason, c.pointer in undecided) if c in mine else c
                 for c in changes
             ]
             continue
@@ -112,3 +108,13 @@ def apply(
             )
         )
     return changes
+
+
+def _confirmed(change: Change, example: str, why: str, undecided: bool) -> Change:
+    """A breaking (or undecided) change of a pair with the payload that shows it; one example each
+    (one schema may be reached through several media types)."""
+    if change.example or not (change.breaking or undecided):
+        return change
+    if undecided:
+        return replace(change, example=example, reason=f"{change.reason}; shown by a payload: {why}")
+    return replace(change, example=example)

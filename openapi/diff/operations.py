@@ -374,7 +374,8 @@ class Differ:
         new_schema, new_at = new.get("schema"), f"{new_ptr}/schema"
         findings = self.schemas.compare(self.old.view(old_schema, old_at), self.new.view(new_schema, new_at))
         if findings and old_schema is not None and new_schema is not None:
-            self.pairs.append(Pair(old_schema, new_schema, direction, new_at, tuple(findings)))
+            travels = _flip(direction) if self.inverted else direction  # who generates, who checks
+            self.pairs.append(Pair(old_schema, new_schema, travels, new_at, tuple(findings)))
         return findings
 
     # -- responses

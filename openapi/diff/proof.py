@@ -2,9 +2,10 @@
 
 The structural rules of the diff compare keywords; some changes they cannot judge (a `pattern`
 replaced, a `not` added, a `oneOf` branch added that a payload valid before now matches twice).
-Here hypothesis generates payloads and jsonschema checks them, with OpenAPI 3.0 semantics
-(`nullable`, boolean `exclusiveMinimum`, the `int32`/`int64` formats: openapi-schema-validator's
-OAS30Validator, the one the linter uses):
+Here hypothesis generates payloads and jsonschema checks them, with the semantics of the document's
+version: OpenAPI 3.0 (`nullable`, boolean `exclusiveMinimum`, the `int32`/`int64` formats:
+openapi-schema-validator's OAS30Validator, the one the linter uses) or 3.1 (JSON Schema 2020-12:
+OAS31Validator; type arrays, `const`, `prefixItems`, numeric exclusive bounds, `$ref` with siblings):
 
 - a **request** schema: payloads valid under OLD (what a client following OLD sends) are checked
   against NEW (what a server following NEW accepts);
@@ -16,7 +17,7 @@ API::
     counterexample(old_schema, new_schema, *, direction, old_doc, new_doc,
                    seed=0, max_examples=MAX_EXAMPLES) -> Counterexample | None
 
-`old_schema` and `new_schema` are OpenAPI 3.0 schema objects whose `$ref`s point into `old_doc`
+`old_schema` and `new_schema` are OpenAPI 3.0 or 3.1 schema objects whose `$ref`s point into `old_doc`
 and `new_doc` (the whole documents); `direction` is "request" or "response". The answer is a
 `Counterexample` (the payload, shrunk by hypothesis to a small one, and why the checking side
 refuses it) or None when none was found. None is the end of a bounded search, not a proof of
@@ -42,7 +43,7 @@ from __future__ import annotations
 import json
 import math
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from random import Random
@@ -52,7 +53,7 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 from jsonschema.exceptions import best_match
-from openapi_schema_validator import OAS30Validator
+from openapi_schema_validator import OAS30Validator, OAS31Validator
 from referencing import Registry, Resource
 
 from ..refs import Resolver
@@ -75,6 +76,7 @@ _SMALL_FACTOR = 4
 _MAX_TEXT = 12  # characters beyond minLength
 _MAX_ITEMS = 2  # array items beyond minItems (at the top; fewer below)
 _MAX_MAP = 3  # entries of a map (additionalProperties schema, free-form object)
+_SHRINK_BUDGET = 400  # payloads tried while shrinking one that breaks
 _MAX_DEPTH = 8  # nested schemas; deeper, a `$ref` cycle: anything, left to the validator to judge
 _DOC_URI = "urn:csapi:document"
 _INT64 = (-(2**63), 2**63 - 1)
@@ -110,7 +112,7 @@ def counterexample(
     new_key = canon(inline(new_schema, Resolver(new_doc)))
     if old_key == new_key:
         return None
-    key = (direction, old_key, new_key, seed, max_examples)
+    key = (direction, old_key, new_key, seed, max_examples, _version(old_doc), _version(new_doc))
     if key not in _MEMO:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()  # a long-lived process diffing many documents: keep memory bounded
@@ -124,7 +126,7 @@ def counterexample(
     return _MEMO[key]
 
 
-_MEMO: dict[tuple[str, str, str, int, int], Counterexample | None] = {}
+_MEMO: dict[tuple[str, str, str, int, int, str, str], Counterexample | None] = {}
 _MEMO_SIZE = 2048
 
 
@@ -147,18 +149,19 @@ def _search(
             broken.append(exc)
             return False
 
-    strategy = _Builder(Resolver(source[1])).strategy(source[0])
+    strategy = _Builder(Resolver(source[1]), _version(source[1]) == "3.1").strategy(source[0])
     options = settings(
         max_examples=max_examples,
         database=None,
         deadline=None,
-        phases=(Phase.generate, Phase.shrink),
+        phases=(Phase.generate,),  # hypothesis' shrinking of a large payload takes seconds: _shrink
         suppress_health_check=list(HealthCheck),
     )
     try:
         payload = find(strategy, breaks, settings=options, random=Random(seed))
     except (NoSuchExample, Unsatisfiable):
         return None
+    payload = _shrink(payload, breaks)
     error = best_match(checked_by.iter_errors(payload))
     reason = " ".join((error.message if error else "refused").split())
     if error is not None and error.absolute_path:
@@ -166,10 +169,61 @@ def _search(
     return Counterexample(payload, reason[:300], direction)
 
 
+def _version(document: dict[str, Any]) -> str:
+    """ "3.1" for an OpenAPI 3.1 document (JSON Schema 2020-12), else "3.0"."""
+    return "3.1" if str(document.get("openapi", "")).startswith("3.1") else "3.0"
+
+
+def _shrink(payload: Any, breaks: Callable[[Any], bool], budget: int = _SHRINK_BUDGET) -> Any:
+    """A smaller payload that still breaks: fields, items and characters dropped one at a time, values
+    made zero or empty, while `budget` tries last (each a validation, a millisecond or so)."""
+    tries = 0
+    smaller = True
+    while smaller and tries < budget:
+        smaller = False
+        for candidate in _smaller(payload):
+            tries += 1
+            if breaks(candidate):
+                payload, smaller = candidate, True
+                break
+            if tries >= budget:
+                break
+    return payload
+
+
+def _smaller(value: Any) -> Iterator[Any]:
+    """Values one step smaller than `value`: the outer steps first."""
+    if isinstance(value, dict):
+        for key in value:
+            yield {k: v for k, v in value.items() if k != key}
+        for key, item in value.items():
+            for candidate in _smaller(item):
+                yield {**value, key: candidate}
+    elif isinstance(value, list):
+        for index in range(len(value)):
+            yield value[:index] + value[index + 1 :]
+        for index, item in enumerate(value):
+            for candidate in _smaller(item):
+                yield [*value[:index], candidate, *value[index + 1 :]]
+    elif isinstance(value, bool):
+        if value:
+            yield False
+    elif isinstance(value, int | float):
+        if value != 0:
+            yield type(value)(0)
+        if abs(value) > 1:
+            yield type(value)(int(value / 2))
+    elif isinstance(value, str) and value:
+        yield ""
+        if len(value) > 1:
+            yield value[: len(value) // 2]
+
+
 def _validator(schema: Any, document: dict[str, Any]) -> Any:
-    """An OAS 3.0 validator of `schema`, its local `$ref`s resolved in `document`."""
+    """A validator of `schema` by the document's version, its local `$ref`s resolved in `document`."""
     registry: Registry[Any] = Registry().with_resource(_DOC_URI, Resource.opaque(document))
-    return OAS30Validator(_absolute(schema), registry=registry, format_checker=OAS30Validator.FORMAT_CHECKER)
+    kind = OAS31Validator if _version(document) == "3.1" else OAS30Validator
+    return kind(_absolute(schema), registry=registry, format_checker=kind.FORMAT_CHECKER)
 
 
 def _absolute(node: Any) -> Any:
@@ -180,7 +234,7 @@ def _absolute(node: Any) -> Any:
                 _DOC_URI + value
                 if key == "$ref" and isinstance(value, str) and value.startswith("#")
                 else _absolute(value)
-                if key not in ("enum", "default", "example")
+                if key not in ("enum", "const", "default", "example", "examples")
                 else value
             )
             for key, value in node.items()
@@ -226,8 +280,9 @@ _FORMATS: dict[str, st.SearchStrategy[str]] = {
 
 
 class _Builder:
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, siblings: bool = False) -> None:
         self.resolver = resolver
+        self.siblings = siblings  # 3.1: the keywords beside a `$ref` apply too (3.0 ignores them)
 
     def strategy(self, schema: Any, depth: int = 0) -> st.SearchStrategy[Any]:
         if depth > _MAX_DEPTH:
@@ -252,7 +307,9 @@ class _Builder:
             if schema["$ref"] in active:
                 return {}  # a recursive schema: anything here, the validator judges
             target = self.resolver.deref(schema)
-            return self.flatten(target, active | {schema["$ref"]}) if isinstance(target, dict) else {}
+            flat = self.flatten(target, active | {schema["$ref"]}) if isinstance(target, dict) else {}
+            beside = {key: value for key, value in schema.items() if key != "$ref"}
+            return _merge(flat, self.flatten(beside, active)) if self.siblings and beside else flat
         if not isinstance(schema, dict):
             return {}
         flat = {key: value for key, value in schema.items() if key != "allOf"}
@@ -261,9 +318,19 @@ class _Builder:
         return flat
 
     def _typed(self, flat: dict[str, Any], depth: int) -> st.SearchStrategy[Any]:
+        if "const" in flat:
+            return st.just(flat["const"])
         if isinstance(flat.get("enum"), list) and flat["enum"]:
             return st.sampled_from(flat["enum"])
         kind = flat.get("type") or _implied_type(flat)
+        if isinstance(kind, list):  # 3.1: one of several types (`["string", "null"]`)
+            kinds = [self._kind(str(one), flat, depth) for one in kind]
+            return st.one_of(kinds) if kinds else _ANY
+        return self._kind(kind, flat, depth)
+
+    def _kind(self, kind: Any, flat: dict[str, Any], depth: int) -> st.SearchStrategy[Any]:
+        if kind == "null":
+            return st.none()
         if kind == "string":
             return _string(flat)
         if kind == "integer":
@@ -277,8 +344,13 @@ class _Builder:
             # fewer items the deeper the array: lists of objects holding lists grow as a product
             extra = _MAX_ITEMS if depth < 2 else 1 if depth < 4 else 0
             high = min(_int(flat.get("maxItems"), low + extra), low + extra)
-            items = self.strategy(flat.get("items"), depth + 1) if "items" in flat else _ANY
+            items = self._items(flat.get("items", True), depth)
             unique: Callable[[Any], str] | None = canon if flat.get("uniqueItems") is True else None
+            prefix = flat.get("prefixItems")
+            if isinstance(prefix, list) and prefix:  # 3.1: the first items by position, `items` the rest
+                first = st.tuples(*(self.strategy(schema, depth + 1) for schema in prefix))
+                rest = st.lists(items, max_size=extra, unique_by=unique)
+                return st.tuples(first, rest).map(lambda pair: [*pair[0], *pair[1]])
             return st.lists(items, min_size=low, max_size=max(high, low), unique_by=unique)
         if kind == "object":
             return self._object(flat, depth)
@@ -302,6 +374,11 @@ class _Builder:
         )
         return st.tuples(declared, entries).map(lambda pair: {**pair[1], **pair[0]})
 
+    def _items(self, schema: Any, depth: int) -> st.SearchStrategy[Any]:
+        if schema is False:
+            return st.nothing()
+        return self.strategy(schema, depth + 1) if isinstance(schema, dict) else _ANY
+
     def _property(self, schema: Any, depth: int) -> st.SearchStrategy[Any]:
         return _ANY if schema is None else self.strategy(schema, depth + 1)
 
@@ -309,11 +386,13 @@ class _Builder:
 def _implied_type(flat: dict[str, Any]) -> str | None:
     if any(key in flat for key in ("properties", "required", "additionalProperties", "minProperties")):
         return "object"
-    if "items" in flat or "minItems" in flat or "maxItems" in flat:
+    if any(key in flat for key in ("items", "minItems", "maxItems", "prefixItems", "contains")):
         return "array"
     if any(key in flat for key in ("pattern", "minLength", "maxLength", "format")):
         return "string"
-    if any(key in flat for key in ("minimum", "maximum", "multipleOf")):
+    if any(key in flat for key in ("minimum", "maximum", "multipleOf")) or any(
+        _is_number(flat.get(key)) for key in ("exclusiveMinimum", "exclusiveMaximum")
+    ):
         return "number"
     return None
 
@@ -371,13 +450,15 @@ def _string(flat: dict[str, Any]) -> st.SearchStrategy[str]:
 
 
 def _bounds(flat: dict[str, Any]) -> tuple[float | None, bool, float | None, bool]:
-    low, high = flat.get("minimum"), flat.get("maximum")
-    return (
-        float(low) if isinstance(low, int | float) and not isinstance(low, bool) else None,
-        flat.get("exclusiveMinimum") is True,
-        float(high) if isinstance(high, int | float) and not isinstance(high, bool) else None,
-        flat.get("exclusiveMaximum") is True,
-    )
+    """(low, exclusive?, high, exclusive?): 3.0's boolean exclusive flags or 3.1's numeric bounds."""
+    low = float(flat["minimum"]) if _is_number(flat.get("minimum")) else None
+    high = float(flat["maximum"]) if _is_number(flat.get("maximum")) else None
+    low_open, high_open = flat.get("exclusiveMinimum") is True, flat.get("exclusiveMaximum") is True
+    if _is_number(flat.get("exclusiveMinimum")) and (low is None or flat["exclusiveMinimum"] >= low):
+        low, low_open = float(flat["exclusiveMinimum"]), True
+    if _is_number(flat.get("exclusiveMaximum")) and (high is None or flat["exclusiveMaximum"] <= high):
+        high, high_open = float(flat["exclusiveMaximum"]), True
+    return low, low_open, high, high_open
 
 
 def _integer(flat: dict[str, Any]) -> st.SearchStrategy[int]:

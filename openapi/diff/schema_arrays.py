@@ -44,6 +44,9 @@ def contains(s: Schemas, old: View, new: View) -> Iterator[Finding]:
     for keyword, default, lower in (("minContains", 1, True), ("maxContains", None, False)):
         before, after = _count(old, keyword, default), _count(new, keyword, default)
         if before == after:
+            if first(old, keyword)[0] != first(new, keyword)[0]:  # the default written out, or dropped
+                message = f"{keyword} {before} written as {first(new, keyword)[0] or 'the default'}"
+                yield Finding(at(old, new, keyword), "contains-changed", message, Effect.NEUTRAL)
             continue
         if lower:
             tighter = after > before

@@ -60,8 +60,8 @@ ARR = {"type": "array"}
         (
             {**ARR, "contains": {"type": "integer"}},
             {**ARR, "contains": {"type": "integer"}, "minContains": 1},
-            set(),
-            set(),
+            {("contains-changed", CO)},
+            {("contains-changed", CO)},
         ),
         (
             {**ARR, "contains": {"type": "integer"}},

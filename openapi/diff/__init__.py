@@ -31,7 +31,8 @@ tighten (fewer values)      breaking               obligation
 loosen (more values)        obligation             breaking
 both                        breaking               breaking
 obligation (a new field)    obligation             compatible
-meaning, neutral            compatible             compatible
+meaning (a default)         breaking               compatible
+neutral                     compatible             compatible
 ==========================  =====================  =====================
 
 A few rules fix their class instead (``operation-added``: obligation, ``operation-removed``:
@@ -45,12 +46,22 @@ known breaks as accepted. The README's "Editing the spec" has the table of rules
 words.
 
 Compared by content, not position: ``oneOf``/``anyOf`` alternatives (reordering them is no
-change), parameters at path-item or operation level, schemas inline or behind a `$ref`. Not
-compared: descriptions, summaries, examples, tags, `servers`, `info`, `discriminator`,
-`readOnly`/`writeOnly`, media type `encoding`, extensions (`x-`), and components no
-operation reaches. `null` in an `enum` counts under ``nullable``, not as an enum value.
-`allOf` members are merged (properties and `required` united, the tightest bound kept);
-conflicting members are not analysed further.
+change), parameters at path-item or operation level, schemas inline or behind a `$ref`.
+Schemas (schemas.py and its schema_*.py rules) are read in one normal form whatever the version
+(normalize.py): 3.0 `nullable` and 3.1 `type: [.., "null"]`, boolean and numeric exclusive
+bounds, `const` and a one-value `enum` are the same, a 3.1 `$ref` with siblings is the target and
+the siblings, so a 3.0 -> 3.1 migration that keeps the meaning reports nothing. Every keyword of
+3.0 and 3.1 (JSON Schema 2020-12) is in one table (`schemas.KEYWORDS`) with the rule comparing
+it; annotations are ``documentation-changed`` and extensions ``extension-changed`` (both
+compatible), any other key that differs is ``not-compared`` (breaking, for a person to judge).
+By meaning: a readOnly property's findings concern responses only and a writeOnly one's requests
+only (`Finding.only`, `model.judge`); a pattern that matches every string is no pattern; an
+`anyOf` branch another one already covers changes nothing; a union branch disjoint from all the
+others only adds values, a `oneOf` branch inside another only takes some away, one that may
+overlap is both; a nullable wrap (`oneOf: [{type: 'null'}, X]`) is compared with X itself.
+`null` in an `enum` counts under ``nullable``, not as an enum value. `allOf` members are merged
+(properties and `required` united, the tightest bound kept); conflicting members are not
+analysed further.
 """
 
 from __future__ import annotations

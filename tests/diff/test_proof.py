@@ -232,3 +232,63 @@ def test_the_whole_document_is_searched_in_under_30_seconds_and_breaks_nothing()
     print(f"\n  {len(pairs)} schemas ({len(proof._MEMO)} distinct): {used:.1f} s CPU, {elapsed:.1f} s wall")
     assert found == {}
     assert used < 30  # CPU time: the wall clock also counts whatever else the machine runs
+
+
+# --------------------------------------------------------------------------------------------------
+# OpenAPI 3.1 (JSON Schema 2020-12): the validator and the payloads follow the document's version
+
+DOC_31: Document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}}
+
+
+def prove_31(old_schema: Any, new_schema: Any, direction: proof.Direction) -> Counterexample | None:
+    return counterexample(old_schema, new_schema, direction=direction, old_doc=DOC_31, new_doc=DOC_31)
+
+
+def test_a_31_type_array_losing_null_is_shown_with_null() -> None:
+    found = shown(prove_31({"type": ["string", "null"]}, {"type": "string"}, "request"))
+    assert found.payload is None
+    assert prove_31({"type": "string"}, {"type": ["string", "null"]}, "request") is None
+
+
+def test_a_31_const_changed_is_shown_with_the_old_constant() -> None:
+    found = shown(prove_31({"const": "v1"}, {"const": "v2"}, "request"))
+    assert found.payload == "v1"
+
+
+def test_a_31_prefix_items_narrowed_is_shown() -> None:
+    old = {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]}
+    new = {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string", "maxLength": 2}]}
+    found = shown(prove_31(old, new, "request"))
+    assert isinstance(found.payload, list) and len(found.payload[1]) > 2
+
+
+def test_a_31_numeric_exclusive_bound_is_read_as_a_number() -> None:
+    """In 3.1 `exclusiveMinimum: 0` is a bound (in 3.0 a flag): 0 is now refused."""
+    found = shown(
+        prove_31({"type": "integer", "minimum": 0}, {"type": "integer", "exclusiveMinimum": 0}, "request")
+    )
+    assert found.payload == 0
+    assert (
+        prove_31({"type": "integer", "exclusiveMinimum": 0}, {"type": "integer", "minimum": 1}, "request")
+        is None
+    )
+
+
+def test_a_31_ref_with_siblings_is_the_target_and_the_siblings() -> None:
+    doc = {**DOC_31, "components": {"schemas": {"Name": {"type": "string"}}}}
+    old = {"$ref": "#/components/schemas/Name"}
+    new = {"$ref": "#/components/schemas/Name", "maxLength": 3}
+    found = shown(counterexample(old, new, direction="request", old_doc=doc, new_doc=doc))
+    assert isinstance(found.payload, str) and len(found.payload) > 3
+
+
+def test_the_rules_breaking_verdict_gets_the_payload_as_its_example() -> None:
+    """The proof confirms a breaking change the rules found (here a field made optional in an answer)."""
+    from csapi.openapi.diff import diff
+
+    new = real()
+    schema(new, "Comment")["required"].remove("body")
+    changes = [c for c in diff(real(), new, proof=True) if c.rule == "required-removed"]
+    assert changes and all(c.breaking for c in changes)
+    example = next(c.example for c in changes if c.operation == "POST /v1/items/{item_id}/comments")
+    assert "body" not in json.loads(example)  # the comment answered without it

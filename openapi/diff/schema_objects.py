@@ -8,6 +8,7 @@ writeOnly one requests only (`Finding.only`, judged by `model.judge`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -126,12 +127,14 @@ def pattern_properties(s: Schemas, old: View, new: View) -> Iterator[Finding]:
     before, after = dict_(before), dict_(after)
     closed = {_additional(view)[0] for view in (old, new)} != {"open"}
     for pattern in sorted(before.keys() | after.keys()):
+        # in a closed object a pattern admits the names it matches; it constrains declared ones
+        declared = _declared_match(pattern, _properties(old).keys() | _properties(new).keys())
         if pattern not in before:
-            effect = Effect.BOTH if closed else Effect.TIGHTEN
+            effect = (Effect.BOTH if declared else Effect.LOOSEN) if closed else Effect.TIGHTEN
             where = f"{new_ptr}/{esc(pattern)}"
             yield Finding(where, "pattern-properties", f"patternProperties {pattern!r} added", effect)
         elif pattern not in after:
-            effect = Effect.BOTH if closed else Effect.LOOSEN
+            effect = (Effect.BOTH if declared else Effect.TIGHTEN) if closed else Effect.LOOSEN
             where = f"{old_ptr}/{esc(pattern)}"
             yield Finding(where, "pattern-properties", f"patternProperties {pattern!r} removed", effect)
         else:
@@ -139,6 +142,15 @@ def pattern_properties(s: Schemas, old: View, new: View) -> Iterator[Finding]:
                 s.old.view(before[pattern], f"{old_ptr}/{esc(pattern)}"),
                 s.new.view(after[pattern], f"{new_ptr}/{esc(pattern)}"),
             )
+
+
+def _declared_match(pattern: str, names: set[str]) -> bool:
+    """Whether the pattern matches a declared property name (or cannot be read: assume it does)."""
+    try:
+        compiled = re.compile(pattern)
+    except re.error:
+        return True
+    return any(compiled.search(name) for name in names)
 
 
 def property_names(s: Schemas, old: View, new: View) -> Iterator[Finding]:

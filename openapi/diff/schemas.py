@@ -196,8 +196,14 @@ def trivial(pattern: str) -> bool:
 
 
 def _pattern(s: Schemas, old: View, new: View) -> Iterator[Finding]:
-    before, after = first(old, "pattern")[0], first(new, "pattern")[0]
-    before, after = (None if isinstance(p, str) and trivial(p) else p for p in (before, after))
+    written = first(old, "pattern")[0], first(new, "pattern")[0]
+    before, after = (None if isinstance(p, str) and trivial(p) else p for p in written)
+    if before == after and written[0] != written[1]:  # reported, but it constrains nothing
+        shown = " and ".join(json.dumps(p) for p in written if p is not None)
+        message = f"pattern changed from {json.dumps(written[0])} to {json.dumps(written[1])}"
+        why = f"{shown} match(es) every string: no value is refused either way"
+        yield Finding(at(old, new, "pattern"), "pattern-changed", message, Effect.NEUTRAL, why=why)
+        return
     yield from replaceable(old, new, "pattern", "pattern-changed", before, after)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..refs import MISSING, esc
@@ -242,15 +242,8 @@ def encoding(pair: Pair, key: str) -> Iterator[Finding]:
             pair.direction,
         )
         for finding in compare_keys("encoding", inner):
-            yield Finding(
-                finding.pointer,
-                finding.rule,
-                f"part `{name}`: {finding.message}",
-                finding.effect,
-                finding.fixed,
-                finding.why,
-                finding.undecided,
-                finding.subject or name,
+            yield replace(
+                finding, message=f"part `{name}`: {finding.message}", subject=finding.subject or name
             )
 
 

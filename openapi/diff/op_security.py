@@ -10,7 +10,7 @@ send or fetch credentials as OLD says), its description a documentation change.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..refs import pointer
@@ -60,20 +60,11 @@ class Security:
             pair = Pair(dict_(old_node), dict_(new_node), old_ptr, new_ptr, (self.old, self.new))
             for finding in compare_keys("security-scheme", pair):
                 if finding.rule == "security-scheme-changed":  # reported at the scheme, as before
-                    yield Finding(
-                        new_ptr, finding.rule, f"scheme {name} changed: {finding.message}", finding.effect
+                    yield replace(
+                        finding, pointer=new_ptr, message=f"scheme {name} changed: {finding.message}"
                     )
                 else:
-                    yield Finding(
-                        finding.pointer,
-                        finding.rule,
-                        f"scheme {name}: {finding.message}",
-                        finding.effect,
-                        finding.fixed,
-                        finding.why,
-                        finding.undecided,
-                        finding.subject,
-                    )
+                    yield replace(finding, message=f"scheme {name}: {finding.message}")
 
 
 def _scopes(where: str, text: str, old: dict[str, set[str]], new: dict[str, set[str]]) -> Iterator[Finding]:

@@ -20,9 +20,9 @@ from urllib.parse import unquote
 from .. import walk
 from ..refs import at, esc, pointer
 from ..walk import Operation
-from . import evidence, model, op_document
+from . import evidence, op_document
 from .evidence import Pair, Prover
-from .model import Change, Classification, Direction, Effect, Finding, classify, combine
+from .model import Change, Classification, Direction, Effect, Finding, combine, judge
 from .op_keys import Pair as Keys
 from .op_keys import compare_keys, extension
 from .op_security import Security
@@ -42,15 +42,6 @@ _WEBHOOK_ADDED = (
 _WEBHOOK_REMOVED = "a receiver that relies on it is no longer called"
 _CALLBACK_ADDED = "the API server must now call it; a receiver that does not expect it can ignore the call"
 _CALLBACK_REMOVED = "a receiver that relies on this callback is no longer called"
-_JUDGE = getattr(model, "judge", None)  # model.judge (direction-only findings), when it exists
-
-
-def _judge(finding: Finding, direction: Direction) -> tuple[Classification, str]:
-    """The class of a finding reached in `direction`, and a reason that overrides the table's."""
-    if _JUDGE is not None:
-        classification, why = _JUDGE(finding, direction)
-        return classification, why or ""
-    return finding.fixed or classify(finding.effect, direction), ""
 
 
 def _flip(direction: Direction) -> Direction:
@@ -189,7 +180,7 @@ class Differ:
             finding = entry.finding
             # an operation the API server calls: a request is read by the receiver, as a response is
             direction = _flip(entry.direction) if self.inverted else entry.direction
-            classification, why = _judge(finding, direction)
+            classification, why = judge(finding, direction)
             key = (finding.pointer, finding.rule, finding.message, classification)
             message = f"{entry.context}: {finding.message}" if entry.context else finding.message
             text = why or reason(finding, direction, classification, entry.context)

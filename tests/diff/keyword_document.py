@@ -3,6 +3,7 @@ document itself for test_keywords.py, edited in `keyword_cases.base_document`.""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tests.diff.keyword_cases import (
@@ -184,7 +185,7 @@ def _document_rows() -> list[K]:
         "/components/parameters/Page": {"name": "page", "in": "query", "schema": {"type": "integer"}},
         f"{GET}/parameters/1": {"$ref": "#/components/parameters/Page"},
     }
-    return [
+    rows = [
         K("info", "title", "/info", edits("Items", "Things", ("changed",))),
         K("info", "version", "/info", edits("1.0.0", "1.1.0", ("changed",))),
         K("info", "description", "/info", edits("a", "b")),
@@ -331,3 +332,11 @@ def _document_rows() -> list[K]:
             label="response-content",
         ),
     ]
+    return [_in_part(row) for row in rows]
+
+
+def _in_part(row: K) -> K:
+    """Info, servers and tags are parts outside operations: the plan reports a change to one once, at the
+    part's own pointer (`/info`, `/servers`, `/tags`), which then counts as the edited place too."""
+    part = "/" + f"{row.holder}/".split("/")[1]
+    return replace(row, places=(*row.places, part)) if part in ("/info", "/servers", "/tags") else row

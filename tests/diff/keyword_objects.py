@@ -19,6 +19,7 @@ from tests.diff.keyword_cases import (
     POST,
     QUERY,
     STR,
+    Edit,
     K,
     edits,
 )
@@ -83,6 +84,10 @@ def _parameter_rows() -> list[K]:
     ]
 
 
+# An Example Object is the value of its media type's `examples` annotation: a change may be reported there
+SHOWN = (f"{JSON_BODY}/examples",)
+
+
 def _body_rows() -> list[K]:
     examples = {f"{JSON_BODY}/examples": {"one": {"value": {"a": "x"}}}}
     external = {f"{JSON_BODY}/examples": {"one": {"summary": "one"}}}
@@ -92,6 +97,14 @@ def _body_rows() -> list[K]:
         K("request-body", "required", BODY, edits(True, False)),
         K("request-body", "text/plain", f"{BODY}/content", edits({"schema": STR}), label="content"),
         K("media-type", "schema", JSON_BODY, edits(OBJ_A, OBJ, ("changed",))),
+        K(
+            "media-type",
+            "schema",
+            JSON_BODY,
+            (Edit("boolean", True, False),),
+            ("3.1",),
+            label="schema-boolean",
+        ),
         K("media-type", "example", JSON_BODY, edits({"a": "x"}, {"a": "y"})),
         K(
             "media-type",
@@ -115,15 +128,30 @@ def _body_rows() -> list[K]:
         K("encoding", "style", meta, edits("deepObject", "spaceDelimited")),
         K("encoding", "explode", meta, edits(False, True)),
         K("encoding", "allowReserved", meta, edits(True, False)),
-        K("example", "summary", f"{JSON_BODY}/examples/one", edits("a", "b"), setup=examples),
-        K("example", "description", f"{JSON_BODY}/examples/one", edits("a", "b"), setup=examples),
-        K("example", "value", f"{JSON_BODY}/examples/one", edits({"a": "x"}, {"a": "y"}), setup=external),
+        K("example", "summary", f"{JSON_BODY}/examples/one", edits("a", "b"), setup=examples, places=SHOWN),
+        K(
+            "example",
+            "description",
+            f"{JSON_BODY}/examples/one",
+            edits("a", "b"),
+            setup=examples,
+            places=SHOWN,
+        ),
+        K(
+            "example",
+            "value",
+            f"{JSON_BODY}/examples/one",
+            edits({"a": "x"}, {"a": "y"}),
+            setup=external,
+            places=SHOWN,
+        ),
         K(
             "example",
             "externalValue",
             f"{JSON_BODY}/examples/one",
             edits("https://a.example.com/x.json", "https://b.example.com/x.json"),
             setup=external,
+            places=SHOWN,
         ),
     ]
 

@@ -80,6 +80,8 @@ class S:
     components: dict[str, Any] = field(default_factory=dict)
     label: str = ""  # the keyword as the id shows it, when not the keyword itself
     object: str = "schema"
+    # another place in the schema where a change reports the edit (a condition is judged as a whole)
+    also: tuple[str, ...] | None = None
 
 
 def _schema_table() -> list[S]:
@@ -89,6 +91,7 @@ def _schema_table() -> list[S]:
         # JSON Schema validation (3.0's subset and 2020-12's)
         S("type", {}, edits("string", "integer")),
         S("enum", STR, edits(["x", "y"], ["x"])),
+        S("enum", STR, (Edit("value-added", ["x"], ["x", "y"]),)),
         S("multipleOf", NUM, edits(2, 3)),
         S("maximum", NUM, edits(10, 20)),
         S("minimum", NUM, edits(1, 2)),
@@ -124,6 +127,7 @@ def _schema_table() -> list[S]:
             label="items-after-prefixItems",
         ),
         S("properties", {"type": "object"}, edits({"a": STR}, {"a": {"type": "integer"}})),
+        S("properties", {"type": "object"}, (Edit("boolean-schema", {"a": True}, {"a": False}),), ("3.1",)),
         S("additionalProperties", OBJ, edits(False, STR)),
         S("prefixItems", {"type": "array"}, edits([STR], [{"type": "integer"}]), ("3.1",)),
         S("contains", {"type": "array"}, edits({"type": "integer"}, STR), ("3.1",)),
@@ -293,8 +297,90 @@ def _schema_table() -> list[S]:
     ]
 
 
+def _nested_table() -> list[S]:
+    """A keyword one level down, in each place a subschema can sit: the diff must walk into every one."""
+    two = [STR, {"type": "integer"}]
+    places: list[tuple[str, Any, tuple[str, ...], tuple[str, ...]]] = [
+        ("items", ARR, ("items",), BOTH),
+        ("properties", OBJ, ("properties", "a"), BOTH),
+        (
+            "additionalProperties",
+            {"type": "object", "additionalProperties": STR},
+            ("additionalProperties",),
+            BOTH,
+        ),
+        ("allOf", {"allOf": [STR]}, ("allOf", "0"), BOTH),
+        ("anyOf", {"anyOf": two}, ("anyOf", "0"), BOTH),
+        ("oneOf", {"oneOf": two}, ("oneOf", "0"), BOTH),
+        ("not", {"not": STR}, ("not",), BOTH),
+        ("prefixItems", {"type": "array", "prefixItems": [STR]}, ("prefixItems", "0"), ("3.1",)),
+        ("contains", {"type": "array", "contains": STR}, ("contains",), ("3.1",)),
+        (
+            "patternProperties",
+            {"type": "object", "patternProperties": {"^x": STR}},
+            ("patternProperties", "^x"),
+            ("3.1",),
+        ),
+        (
+            "dependentSchemas",
+            {"dependentSchemas": {"a": {"properties": {"b": STR}}}},
+            ("dependentSchemas", "a", "properties", "b"),
+            ("3.1",),
+        ),
+        (
+            "if",
+            {"if": {"properties": {"a": STR}}, "then": {"required": ["b"]}},
+            ("if", "properties", "a"),
+            ("3.1",),
+        ),
+        (
+            "then",
+            {"if": {"required": ["a"]}, "then": {"properties": {"b": STR}}},
+            ("then", "properties", "b"),
+            ("3.1",),
+        ),
+        (
+            "else",
+            {"if": {"required": ["a"]}, "else": {"properties": {"b": STR}}},
+            ("else", "properties", "b"),
+            ("3.1",),
+        ),
+        ("propertyNames", {"type": "object", "propertyNames": STR}, ("propertyNames",), ("3.1",)),
+        (
+            "unevaluatedProperties",
+            {"type": "object", "unevaluatedProperties": STR},
+            ("unevaluatedProperties",),
+            ("3.1",),
+        ),
+        (
+            "unevaluatedItems",
+            {"type": "array", "prefixItems": [STR], "unevaluatedItems": STR},
+            ("unevaluatedItems",),
+            ("3.1",),
+        ),
+        (
+            "contentSchema",
+            {"type": "string", "contentMediaType": "application/json", "contentSchema": STR},
+            ("contentSchema",),
+            ("3.1",),
+        ),
+    ]
+    return [
+        S(
+            "maxLength",
+            base,
+            edits(5, 10),
+            versions,
+            at,
+            label=f"maxLength-in-{container}",
+            also=at[:1] if container == "if" else None,
+        )
+        for container, base, at, versions in places
+    ]
+
+
 def schema_cases() -> Iterator[Case]:
-    for row in _schema_table():
+    for row in [*_schema_table(), *_nested_table()]:
         for version in row.versions:
             for edit in row.edits:
                 base = schema_document(version, row.base, row.components)
@@ -302,6 +388,8 @@ def schema_cases() -> Iterator[Case]:
                     holder = pointer + "".join(f"/{escape(token)}" for token in row.at)
                     name = f"{row.object}-{version}-{row.label or row.keyword}-{edit.kind}-{where}"
                     places = ("/components/schemas",) if row.components else ()
+                    if row.also is not None:
+                        places += (pointer + "".join(f"/{escape(token)}" for token in row.also),)
                     yield make_case(name, base, {}, holder, row.keyword, edit, places, row.at[-1:])
 
 

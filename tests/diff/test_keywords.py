@@ -117,6 +117,8 @@ def test_a_keyword_changed_is_reported(case: Case, tmp_path: Path) -> None:
         )
         return
     assert outcome.exit_code in (0, 1), where
+    unjudged = [c["pointer"] for c in outcome.changes if c["rule"] == "not-compared"]
+    assert not unjudged, f"a not-compared change must make the CLI exit 2: {where}"
     assert "No changes" not in outcome.output, f"a silent 'No changes': {where}"
     assert outcome.changes, f"no change reported: {where}"
     assert any(_at_place(c, case) for c in outcome.changes), f"no change at the edited place: {where}"

@@ -387,7 +387,7 @@ def schema_cases() -> Iterator[Case]:
                 for where, pointer in (("request", REQUEST), ("response", RESPONSE)):
                     holder = pointer + "".join(f"/{escape(token)}" for token in row.at)
                     name = f"{row.object}-{version}-{row.label or row.keyword}-{edit.kind}-{where}"
-                    places = ("/components/schemas",) if row.components else ()
+                    places: tuple[str, ...] = ("/components/schemas",) if row.components else ()
                     if row.also is not None:
                         places += (pointer + "".join(f"/{escape(token)}" for token in row.also),)
                     yield make_case(name, base, {}, holder, row.keyword, edit, places, row.at[-1:])

@@ -9,8 +9,10 @@ from typing import Any
 from tests.diff.keyword_cases import (
     AUTH,
     AUTH_CODE,
+    BODY,
     BOTH,
     GET,
+    HEADER,
     OBJ_A,
     POST,
     SCHEMES,
@@ -332,7 +334,74 @@ def _document_rows() -> list[K]:
             label="response-content",
         ),
     ]
-    return [_in_part(row) for row in rows]
+    return [*(_in_part(row) for row in rows), *_reference_rows()]
+
+
+def _reference_rows() -> list[K]:
+    """Reference Objects: the target changed (3.0 and 3.1), and 3.1's `summary`/`description` beside a `$ref`,
+    which override the target's."""
+    page = {"name": "page", "in": "query", "schema": {"type": "integer"}}
+    parameters = {
+        "/components/parameters/Page": page,
+        "/components/parameters/Size": {**page, "name": "size"},
+        f"{GET}/parameters/1": {"$ref": "#/components/parameters/Page"},
+    }
+    a, b = (
+        {"content": {"application/json": {"schema": OBJ_A}}},
+        {"content": {"application/json": {"schema": STR}}},
+    )
+    bodies = {
+        "/components/requestBodies/A": a,
+        "/components/requestBodies/B": b,
+        BODY: {"$ref": "#/components/requestBodies/A"},
+    }
+    responses = {
+        "/components/responses/A": {"description": "a", **a},
+        "/components/responses/B": {"description": "b", **b},
+        f"{GET}/responses/404": {"$ref": "#/components/responses/A"},
+    }
+    headers = {
+        "/components/headers/A": {"schema": STR},
+        "/components/headers/B": {"schema": {"type": "integer"}},
+        HEADER: {"$ref": "#/components/headers/A"},
+    }
+    rows = [
+        K(
+            "reference",
+            "$ref",
+            f"{GET}/parameters/1",
+            edits("#/components/parameters/Page", "#/components/parameters/Size", ("changed",)),
+            setup=parameters,
+            label="parameter",
+        ),
+        K(
+            "reference",
+            "$ref",
+            BODY,
+            edits("#/components/requestBodies/A", "#/components/requestBodies/B", ("changed",)),
+            setup=bodies,
+            label="requestBody",
+        ),
+        K(
+            "reference",
+            "$ref",
+            f"{GET}/responses/404",
+            edits("#/components/responses/A", "#/components/responses/B", ("changed",)),
+            setup=responses,
+            label="response",
+        ),
+        K(
+            "reference",
+            "$ref",
+            HEADER,
+            edits("#/components/headers/A", "#/components/headers/B", ("changed",)),
+            setup=headers,
+            label="header",
+        ),
+        K("reference", "description", f"{GET}/parameters/1", edits("a", "b"), ("3.1",), setup=parameters),
+        K("reference", "summary", f"{GET}/parameters/1", edits("a", "b"), ("3.1",), setup=parameters),
+    ]
+    return [replace(row, places=(*row.places, "/components")) for row in rows]
 
 
 def _in_part(row: K) -> K:

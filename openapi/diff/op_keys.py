@@ -96,14 +96,35 @@ def _change(pair: Pair, key: str) -> str:
     return f"`{key}` changed"
 
 
-def documentation(pair: Pair, key: str) -> Finding:
-    return Finding(
-        pair.at(key),
-        "documentation-changed",
-        _change(pair, key),
-        fixed=Classification.COMPATIBLE,
-        why=DOCUMENTATION,
-    )
+def documentation(
+    pair: Pair, key: str, rule: str = "documentation-changed", why: str = DOCUMENTATION
+) -> Iterator[Finding]:
+    """One compatible change per place that differs below `key` (a tag's description, an example's
+    summary), so a reader sees what changed."""
+    before, after = pair.values(key)
+    old = _inline(before, pair.sides[0], frozenset()) if before is not MISSING else MISSING
+    new = _inline(after, pair.sides[1], frozenset()) if after is not MISSING else MISSING
+    for ptr, name, state in _leaves(old, new, pair.at(key), key):
+        yield Finding(ptr, rule, f"`{name}` {state}", fixed=Classification.COMPATIBLE, why=why)
+
+
+def _leaves(old: Any, new: Any, ptr: str, name: str) -> Iterator[tuple[str, str, str]]:
+    """(pointer, name, "added" | "removed" | "changed") of each difference, as deep as both sides have
+    the same shape (objects key by key, lists of one length item by item)."""
+    if canon_or_missing(old) == canon_or_missing(new):
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(old.keys() | new.keys(), key=str):
+            yield from _leaves(old.get(key, MISSING), new.get(key, MISSING), f"{ptr}/{esc(key)}", str(key))
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for index, (first, second) in enumerate(zip(old, new, strict=True)):
+            yield from _leaves(first, second, f"{ptr}/{index}", f"{name}/{index}")
+    else:
+        yield ptr, name, "added" if old is MISSING else "removed" if new is MISSING else "changed"
+
+
+def canon_or_missing(value: Any) -> str:
+    return "\x00absent" if value is MISSING else canon(value)
 
 
 def extension(pair: Pair, key: str) -> Finding:
@@ -133,8 +154,7 @@ def compare_keys(kind: str, pair: Pair) -> Iterator[Finding]:
             if handler is RULED:
                 continue
             if handler == DOC:
-                if pair.differs(key):
-                    yield documentation(pair, key)
+                yield from documentation(pair, key)
                 continue
             assert callable(handler)
             yield from handler(pair, key)
@@ -150,10 +170,7 @@ def compare_keys(kind: str, pair: Pair) -> Iterator[Finding]:
 
 
 def servers(pair: Pair, key: str) -> Iterator[Finding]:
-    if pair.differs(key):
-        yield Finding(
-            pair.at(key), "servers-changed", _change(pair, key), fixed=Classification.COMPATIBLE, why=SERVERS
-        )
+    yield from documentation(pair, key, "servers-changed", SERVERS)
 
 
 def no_effect(pair: Pair, key: str) -> Iterator[Finding]:
@@ -311,8 +328,8 @@ def scopes(pair: Pair, key: str) -> Iterator[Finding]:
             yield Finding(
                 inner.at(name), "oauth-scope-removed", f"scope {name} no longer offered", Effect.TIGHTEN
             )
-        elif inner.differs(name):
-            yield documentation(inner, name)
+        else:
+            yield from documentation(inner, name)
 
 
 def dialect(pair: Pair, key: str) -> Iterator[Finding]:

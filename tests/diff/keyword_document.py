@@ -306,6 +306,7 @@ def _document_rows() -> list[K]:
             label="used-parameter-required",
         ),
         K("webhooks", "deleted", "/webhooks", edits(webhook), ("3.1",), setup=hooked, label="webhook"),
+        *_webhook_rows(webhook),
         K(
             "webhooks",
             "put",
@@ -409,3 +410,61 @@ def _in_part(row: K) -> K:
     part's own pointer (`/info`, `/servers`, `/tags`), which then counts as the edited place too."""
     part = "/" + f"{row.holder}/".split("/")[1]
     return replace(row, places=(*row.places, part)) if part in ("/info", "/servers", "/tags") else row
+
+
+def _webhook_rows(webhook: dict[str, Any]) -> list[K]:
+    """A webhook's operation, its parameters, responses and security; a webhook behind a `$ref`."""
+    hooked = {"/webhooks/saved": webhook}
+    post = "/webhooks/saved/post"
+    signature = {"name": "X-Signature", "in": "header", "required": True, "schema": STR}
+    rows = [
+        K(
+            "webhooks",
+            "parameters",
+            post,
+            edits([signature], [{**signature, "required": False}]),
+            label="parameters",
+        ),
+        K(
+            "webhooks",
+            "202",
+            f"{post}/responses",
+            edits({"description": "accepted"}),
+            label="response-status",
+        ),
+        # without its own requirement a webhook has the document's: the change may show there
+        K(
+            "webhooks",
+            "security",
+            post,
+            edits([{"basic": []}], [{"key": []}]),
+            places=("/security",),
+            label="security",
+        ),
+        K("webhooks", "summary", post, edits("a", "b"), label="summary"),
+        K("webhooks", "deprecated", post, edits(True, False), label="deprecated"),
+        K("webhooks", "operationId", post, edits("hooks.saved", "hooks.stored"), label="operationId"),
+        K(
+            "webhooks",
+            "maxLength",
+            f"{post}/requestBody/content/application~1json/schema/properties/a",
+            edits(5, 10),
+            label="request-maxLength",
+        ),
+    ]
+    referenced = {
+        "/components/pathItems/A": webhook,
+        "/components/pathItems/B": {"put": webhook["post"]},
+        "/webhooks/saved": {"$ref": "#/components/pathItems/A"},
+    }
+    ref = K(
+        "webhooks",
+        "$ref",
+        "/webhooks/saved",
+        edits("#/components/pathItems/A", "#/components/pathItems/B", ("changed",)),
+        ("3.1",),
+        setup=referenced,
+        places=("/components/pathItems",),
+        label="path-item-ref",
+    )
+    return [*(replace(row, versions=("3.1",), setup=hooked) for row in rows), ref]

@@ -51,6 +51,15 @@ def _parameter_rows() -> list[K]:
         ),
         K("parameter", "example", QUERY, edits(["a"], ["b"])),
         K("parameter", "examples", QUERY, edits({"one": {"value": ["a"]}}, {"one": {"value": ["b"]}})),
+        K("parameter", "maxItems", f"{QUERY}/schema", edits(3, 5), label="schema-maxItems"),
+        K("parameter", "enum", f"{QUERY}/schema/items", edits(["a", "b"], ["a"]), label="schema-items-enum"),
+        K(
+            "parameter",
+            "pattern",
+            f"{ITEM}/parameters/0/schema",
+            edits("^[0-9]+$", "^[a-z]+$"),
+            label="path-schema-pattern",
+        ),
         K(
             "parameter",
             "content",
@@ -205,6 +214,7 @@ def _response_rows() -> list[K]:
         K("header", "schema", HEADER, edits({"type": "integer"}, STR, ("changed",))),
         K("header", "example", HEADER, edits(1, 2)),
         K("header", "examples", HEADER, edits({"one": {"value": 1}}, {"one": {"value": 2}})),
+        K("header", "minimum", f"{HEADER}/schema", edits(1, 2), label="schema-minimum"),
         K(
             "header",
             "content",

@@ -379,6 +379,30 @@ def _nested_table() -> list[S]:
     ]
 
 
+def component_cases() -> Iterator[Case]:
+    """Keywords of a component schema that the request body and the response both `$ref`."""
+    nullable = {
+        "3.0": Edit("nullable-added", STR, {**STR, "nullable": True}),
+        "3.1": Edit("null-added", STR, {"type": ["string", "null"]}),
+    }
+    for version in BOTH:
+        rows = [
+            ("required", (), edits(["a"], ["b"])),
+            ("maxLength", ("properties", "a"), edits(5, 10)),
+            ("enum", ("properties", "a"), edits(["x", "y"], ["x"])),
+            ("additionalProperties", (), edits(False, STR)),
+            ("a", ("properties",), (nullable[version],)),
+        ]
+        base = schema_document(version, {"$ref": "#/components/schemas/T"}, {"T": OBJ})
+        for keyword, at, made in rows:
+            holder = "/components/schemas/T" + "".join(f"/{escape(token)}" for token in at)
+            for edit in made:
+                label = "property-a" if keyword == "a" else keyword
+                yield make_case(
+                    f"schema-{version}-{label}-{edit.kind}-component", base, {}, holder, keyword, edit
+                )
+
+
 def schema_cases() -> Iterator[Case]:
     for row in [*_schema_table(), *_nested_table()]:
         for version in row.versions:

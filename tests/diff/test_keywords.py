@@ -36,10 +36,14 @@ from csapi.cli import main
 from tests.diff import keyword_document, keyword_objects
 from tests.diff.documents import reverse_keys
 from tests.diff.keyword_cases import ABSENT, Case, Document, object_cases, put
-from tests.diff.keyword_schemas import schema_cases, with_component
+from tests.diff.keyword_schemas import component_cases, schema_cases, with_component
 from tests.diff.validity import assert_valid
 
-ALL: list[Case] = [*schema_cases(), *object_cases([*keyword_objects.rows(), *keyword_document.rows()])]
+ALL: list[Case] = [
+    *schema_cases(),
+    *component_cases(),
+    *object_cases([*keyword_objects.rows(), *keyword_document.rows()]),
+]
 
 
 # --------------------------------------------------------------------------------------------------

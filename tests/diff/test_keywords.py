@@ -10,12 +10,15 @@ that the difference is reported:
 
 - exit 0 or 1 with at least one change whose pointer is at or under the edited place (the object
   that holds the keyword, or one of the few other places a case names: the component a `$ref`
-  leads to, the security requirements that name an edited scheme), or
+  leads to, the security requirements that name an edited scheme, the part `/info`, `/servers`
+  or `/tags` that the plan reports as a whole, the media type's `examples` for an Example
+  Object, the `if` of a condition), and no `not-compared` change (that must exit 2), or
 - exit 2 with a `not-compared` change that names the keyword at that place (the diff says it
   does not compare the keyword; the user judges by hand).
 
 Never "No changes". Schema keywords are edited once in a request body schema and once in a
-response schema. Every document is validated first (openapi-spec-validator; for 3.1 every
+response schema, one level down in every place a subschema can sit, and in a component both
+`$ref`. Every document is validated first (openapi-spec-validator; for 3.1 every
 schema also against the OAS 3.1 dialect, and every local `$ref` must resolve), so no case can
 pass or fail on an invalid document. The negative control: a document and the same document
 with its keys reordered and a component renamed give exit 0 and no changes.

@@ -293,7 +293,13 @@ def _operation_rows() -> list[K]:
             edits([{"url": "https://a.example.com"}], [{"url": "https://b.example.com"}]),
         ),
         *methods,
-        K("paths", "/other", "/paths", edits({"get": {"responses": {"200": {"description": "ok"}}}})),
+        K(
+            "paths",
+            "/other",
+            "/paths",
+            edits({"get": {"responses": {"200": {"description": "ok"}}}}),
+            label="path",
+        ),
         K(
             "path-item",
             "$ref",

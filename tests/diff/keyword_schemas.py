@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.diff.keyword_cases import (
+    ABSENT,
     ARR,
     BOTH,
     NUM,
@@ -379,6 +380,40 @@ def _nested_table() -> list[S]:
     ]
 
 
+def _edge_table() -> list[S]:
+    """Values a comparison can lose: null (not absence), zero and false (falsy), false for 0 and true for 1
+    (equal in Python, not in JSON Schema), null leaving an enum of a nullable schema."""
+    nulls = (Edit("null-added", ABSENT, None), Edit("null-removed", None, ABSENT))
+    zero = (Edit("zero-added", ABSENT, 0), Edit("zero-removed", 0, ABSENT))
+    nullable = {"3.0": {"type": "string", "nullable": True}, "3.1": {"type": ["string", "null"]}}
+    untyped = {"type": "object", "properties": {"a": {}}}
+    return [
+        S("const", {}, nulls, ("3.1",)),
+        *(
+            S(
+                "default",
+                {"type": "object", "properties": {"a": nullable[v]}},
+                nulls,
+                (v,),
+                ("properties", "a"),
+            )
+            for v in BOTH
+        ),
+        S("example", {}, nulls),
+        S("minimum", NUM, zero),
+        S("maximum", NUM, zero),
+        S("exclusiveMinimum", NUM, zero, ("3.1",)),
+        S("maxLength", STR, zero),
+        S("maxItems", ARR, zero),
+        S("maxProperties", OBJ, zero),
+        S("enum", {}, (Edit("false-for-0", [0], [False]), Edit("true-for-1", [1], [True]))),
+        S("const", {}, (Edit("false-for-0", 0, False),), ("3.1",)),
+        S("default", untyped, (Edit("false-for-0", 0, False),), at=("properties", "a")),
+        *(S("enum", nullable[v], (Edit("null-dropped", ["a", None], ["a"]),), (v,)) for v in BOTH),
+        S("type", {}, (Edit("array-narrowed", ["string", "integer"], ["string"]),), ("3.1",)),
+    ]
+
+
 def component_cases() -> Iterator[Case]:
     """Keywords of a component schema that the request body and the response both `$ref`."""
     nullable = {
@@ -404,7 +439,7 @@ def component_cases() -> Iterator[Case]:
 
 
 def schema_cases() -> Iterator[Case]:
-    for row in [*_schema_table(), *_nested_table()]:
+    for row in [*_schema_table(), *_nested_table(), *_edge_table()]:
         for version in row.versions:
             for edit in row.edits:
                 base = schema_document(version, row.base, row.components)

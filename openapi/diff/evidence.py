@@ -28,7 +28,8 @@ class Evidence(Protocol):
     reason: str
 
 
-Prover = Callable[[Any, Any, str, dict[str, Any], dict[str, Any]], Evidence | None]
+# (old schema, new schema, direction, old document, new document, undeclared fields?) -> a payload or None
+Prover = Callable[[Any, Any, str, dict[str, Any], dict[str, Any], bool], Evidence | None]
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,13 @@ def default_prover() -> Prover | None:
     except ImportError:  # pragma: no cover - the hook stays usable without it
         return None
 
-    def prove(old: Any, new: Any, direction: str, old_doc: dict[str, Any], new_doc: dict[str, Any]) -> Any:
+    def prove(
+        old: Any, new: Any, direction: str, old_doc: dict[str, Any], new_doc: dict[str, Any], undeclared: bool
+    ) -> Any:
         side: Literal["request", "response"] = "request" if direction == "request" else "response"
-        return counterexample(old, new, direction=side, old_doc=old_doc, new_doc=new_doc)
+        return counterexample(
+            old, new, direction=side, old_doc=old_doc, new_doc=new_doc, undeclared=undeclared
+        )
 
     return prove
 
@@ -66,7 +71,10 @@ def apply(
         pointers = {finding.pointer for finding in pair.findings}
         undecided = {finding.pointer for finding in pair.findings if finding.undecided}
         mine = [change for change in changes if change.pointer in pointers]
-        shown = prover(pair.old_schema, pair.new_schema, pair.direction.value, *documents)
+        shown = prover(pair.old_schema, pair.new_schema, pair.direction.value, *documents, False)
+        if shown is None and any(change.breaking for change in mine):
+            # a break the rules found may need a field no schema declares (an object closed)
+            shown = prover(pair.old_schema, pair.new_schema, pair.direction.value, *documents, True)
         if shown is None:
             changes = [
                 replace(c, reason=c.reason + " (no generated payload showed it: check by hand)")

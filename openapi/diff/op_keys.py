@@ -209,6 +209,12 @@ def style(pair: Pair, key: str) -> Iterator[Finding]:
     if before != after:
         message = f"{key} changed from {json.dumps(before)} to {json.dumps(after)}"
         yield Finding(pair.at(key), "parameter-style", message, Effect.BOTH)
+    elif pair.differs(key):  # the default written out, or left to be implied
+        message = f"{key} {json.dumps(before)} {'written out' if key in dict_(pair.new) else 'left implied'}"
+        why = f"{key} {json.dumps(before)} is the default here: requests are encoded as before"
+        yield Finding(
+            pair.at(key), "parameter-style-default", message, fixed=Classification.COMPATIBLE, why=why
+        )
 
 
 def allow_empty_value(pair: Pair, key: str) -> Iterator[Finding]:

@@ -75,7 +75,9 @@ _MIN_EXAMPLES = 20
 _SMALL_FACTOR = 4
 _MAX_TEXT = 12  # characters beyond minLength
 _MAX_ITEMS = 2  # array items beyond minItems (at the top; fewer below)
+_EDGE_ITEMS = 16  # a list as long as its maxItems is drawn up to this length
 _MAX_MAP = 3  # entries of a map (additionalProperties schema, free-form object)
+_VOCABULARY = 64  # names and words taken from the checking schema, at most
 _SHRINK_BUDGET = 400  # payloads tried while shrinking one that breaks
 _MAX_DEPTH = 8  # nested schemas; deeper, a `$ref` cycle: anything, left to the validator to judge
 _DOC_URI = "urn:csapi:document"
@@ -106,13 +108,17 @@ def counterexample(
     new_doc: dict[str, Any],
     seed: int = 0,
     max_examples: int = MAX_EXAMPLES,
+    undeclared: bool = False,
 ) -> Counterexample | None:
-    """A payload that breaks across the change (see the module docstring), or None."""
+    """A payload that breaks across the change (see the module docstring), or None.
+
+    `undeclared`: objects also carry a field their schema does not declare (where it allows one):
+    only to confirm a break the rules found (an object closed), never to find one (see above)."""
     old_key = canon(inline(old_schema, Resolver(old_doc)))  # one text per meaning (sides.inline)
     new_key = canon(inline(new_schema, Resolver(new_doc)))
     if old_key == new_key:
         return None
-    key = (direction, old_key, new_key, seed, max_examples, _version(old_doc), _version(new_doc))
+    key = (direction, old_key, new_key, seed, max_examples, _version(old_doc), _version(new_doc), undeclared)
     if key not in _MEMO:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()  # a long-lived process diffing many documents: keep memory bounded
@@ -122,11 +128,12 @@ def counterexample(
             source, target = (new_schema, new_doc), (old_schema, old_doc)
         size = len(new_key if direction == "response" else old_key)  # the generating side's
         examples = max(min(_MIN_EXAMPLES, max_examples), max_examples * _SIZE_BUDGET // max(size, 1))
-        _MEMO[key] = _search(source, target, direction, seed, min(examples, max_examples * _SMALL_FACTOR))
+        count = min(examples, max_examples * _SMALL_FACTOR)
+        _MEMO[key] = _search(source, target, direction, seed, count, undeclared)
     return _MEMO[key]
 
 
-_MEMO: dict[tuple[str, str, str, int, int, str, str], Counterexample | None] = {}
+_MEMO: dict[tuple[str, str, str, int, int, str, str, bool], Counterexample | None] = {}
 _MEMO_SIZE = 2048
 
 
@@ -136,6 +143,7 @@ def _search(
     direction: Direction,
     seed: int,
     max_examples: int,
+    undeclared: bool = False,
 ) -> Counterexample | None:
     generated_by, checked_by = _validator(*source), _validator(*target)
     broken: list[BaseException] = []
@@ -149,7 +157,9 @@ def _search(
             broken.append(exc)
             return False
 
-    strategy = _Builder(Resolver(source[1]), _version(source[1]) == "3.1").strategy(source[0])
+    builder = _Builder(Resolver(source[1]), _version(source[1]) == "3.1", undeclared)
+    builder.names, builder.words = _vocabulary(inline(target[0], Resolver(target[1])))
+    strategy = builder.strategy(source[0])
     options = settings(
         max_examples=max_examples,
         database=None,
@@ -280,8 +290,13 @@ _FORMATS: dict[str, st.SearchStrategy[str]] = {
 
 
 class _Builder:
-    def __init__(self, resolver: Resolver, siblings: bool = False) -> None:
+    def __init__(self, resolver: Resolver, siblings: bool = False, undeclared: bool = False) -> None:
         self.resolver = resolver
+        self.undeclared = undeclared
+        # the property names and the strings the checking side names (a `const` in an `if`, a
+        # property of a new oneOf branch): drawn too, where a payload that breaks is likely to be
+        self.names: list[str] = []
+        self.words: list[str] = []
         self.siblings = siblings  # 3.1: the keywords beside a `$ref` apply too (3.0 ignores them)
 
     def strategy(self, schema: Any, depth: int = 0) -> st.SearchStrategy[Any]:
@@ -332,7 +347,8 @@ class _Builder:
         if kind == "null":
             return st.none()
         if kind == "string":
-            return _string(flat)
+            text = _string(flat)
+            return text | st.sampled_from(self.words) if self.words and "pattern" not in flat else text
         if kind == "integer":
             return _integer(flat)
         if kind == "number":
@@ -351,7 +367,12 @@ class _Builder:
                 first = st.tuples(*(self.strategy(schema, depth + 1) for schema in prefix))
                 rest = st.lists(items, max_size=extra, unique_by=unique)
                 return st.tuples(first, rest).map(lambda pair: [*pair[0], *pair[1]])
-            return st.lists(items, min_size=low, max_size=max(high, low), unique_by=unique)
+            lists = st.lists(items, min_size=low, max_size=max(high, low), unique_by=unique)
+            most = _int(flat.get("maxItems"), -1)
+            if max(high, low) < most <= _EDGE_ITEMS and depth < 2:
+                # as many items as the bound allows: where maxItems moved, that list breaks
+                return lists | st.lists(items, min_size=most, max_size=most, unique_by=unique)
+            return lists
         if kind == "object":
             return self._object(flat, depth)
         return _ANY
@@ -366,8 +387,16 @@ class _Builder:
         }
         declared = st.fixed_dictionaries(fixed, optional=optional)
         extra = flat.get("additionalProperties", True)
-        if properties or extra is False:
+        if extra is False or (properties and not self.undeclared):
             return declared
+        if properties:  # `undeclared`: a field of a name no schema declares, as OLD allowed
+            known = [name for name in self.names if name not in properties]
+            names = st.text(string.ascii_lowercase, min_size=1, max_size=6).filter(
+                lambda n: n not in properties
+            )
+            names = st.sampled_from(known) | names if known else names
+            more = st.dictionaries(names, _SCALARS, min_size=1, max_size=1)
+            return st.tuples(declared, more).map(lambda pair: {**pair[1], **pair[0]})
         values = self.strategy(extra, depth + 1) if isinstance(extra, dict) else _ANY
         entries = st.dictionaries(
             st.text(string.ascii_lowercase, min_size=1, max_size=6), values, max_size=_MAX_MAP
@@ -381,6 +410,32 @@ class _Builder:
 
     def _property(self, schema: Any, depth: int) -> st.SearchStrategy[Any]:
         return _ANY if schema is None else self.strategy(schema, depth + 1)
+
+
+def _vocabulary(schema: Any) -> tuple[list[str], list[str]]:
+    """(property names, string constants) anywhere in an inlined schema, sorted (a fixed seed's answer
+    must not depend on set order)."""
+    names: set[str] = set()
+    words: set[str] = set()
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, list):
+            todo.extend(node)
+        elif isinstance(node, dict):
+            properties = node.get("properties")
+            required, enum = node.get("required"), node.get("enum")
+            names.update(str(name) for name in (properties if isinstance(properties, dict) else ()))
+            names.update(
+                name for name in (required if isinstance(required, list) else ()) if isinstance(name, str)
+            )
+            values = [node.get("const"), *(enum if isinstance(enum, list) else ())]
+            words.update(value for value in values if isinstance(value, str))
+            todo.extend(value for key, value in node.items() if key not in _LITERALS)
+    return sorted(names)[:_VOCABULARY], sorted(words)[:_VOCABULARY]
+
+
+_LITERALS = ("enum", "const", "default", "example", "examples")
 
 
 def _implied_type(flat: dict[str, Any]) -> str | None:
@@ -445,7 +500,9 @@ def _string(flat: dict[str, Any]) -> st.SearchStrategy[str]:
     elif isinstance(flat.get("format"), str) and flat["format"] in _FORMATS:
         base = _FORMATS[flat["format"]]
     else:
-        return st.text(min_size=low, max_size=short)
+        # the lengths at the bounds too: where a bound moved, those are the values that break
+        edges = [st.text(min_size=size, max_size=size) for size in {low, high} if size >= 0 and size != short]
+        return st.one_of(st.text(min_size=low, max_size=short), *edges)
     return base.filter(lambda text: low <= len(text) and (high < 0 or len(text) <= high))
 
 
@@ -477,12 +534,19 @@ def _integer(flat: dict[str, Any]) -> st.SearchStrategy[int]:
         lowest = None if first is None else -(-first // step)
         highest = None if last is None else last // step
         return st.integers(lowest, highest).map(lambda n: n * step)
-    return st.integers(first, last)
+    edges = sorted({value for value in (first, last) if value is not None} | {0} & _range(first, last))
+    edges += [value + step for value, step in ((first, 1), (last, -1)) if value is not None and first != last]
+    return st.integers(first, last) | st.sampled_from(edges) if edges else st.integers(first, last)
+
+
+def _range(first: int | None, last: int | None) -> set[int]:
+    """{0} when 0 lies between the bounds: a common edge (a minimum 0 made exclusive)."""
+    return {0} if (first is None or first <= 0) and (last is None or last >= 0) else set()
 
 
 def _number(flat: dict[str, Any]) -> st.SearchStrategy[float]:
     low, low_open, high, high_open = _bounds(flat)
-    return st.floats(
+    floats = st.floats(
         min_value=low,
         max_value=high,
         exclude_min=low_open and low is not None,
@@ -490,3 +554,7 @@ def _number(flat: dict[str, Any]) -> st.SearchStrategy[float]:
         allow_nan=False,
         allow_infinity=False,
     )
+    edges = [
+        value for value, open_ in ((low, low_open), (high, high_open)) if value is not None and not open_
+    ]
+    return floats | st.sampled_from(edges) if edges else floats

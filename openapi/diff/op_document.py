@@ -68,6 +68,21 @@ def _path_items(sides: tuple[Side, Side]) -> Iterator[tuple[str, Finding]]:
             label = new_item.path if kind == "paths" else f"WEBHOOK {new_item.path}"
             for finding in compare_keys("path-item", pair):
                 yield label, finding
+            # keys written beside a path item's `$ref` (3.1: summary, description)
+            written = [
+                dict_(dict_(side.data.get(kind)).get(item.path))
+                for side, item in zip(sides, (old_item, new_item), strict=True)
+            ]
+            if any("$ref" in node for node in written):
+                beside = [
+                    {k: v for k, v in node.items() if k != "$ref"} if "$ref" in node else {}
+                    for node in written
+                ]
+                sites = [pointer((kind, item.path)) for item in (old_item, new_item)]
+                for finding in compare_keys(
+                    "path-item", Pair(beside[0], beside[1], sites[0], sites[1], sides)
+                ):
+                    yield label, finding
 
 
 def _items(side: Side, kind: str) -> dict[str, PathItem]:

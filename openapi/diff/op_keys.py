@@ -80,7 +80,9 @@ def _inline(value: Any, side: Side, active: frozenset[str]) -> Any:
         if isinstance(ref, str) and ref not in active:
             target, _ = side.deref(value, "")
             if target is not value:
-                return _inline(target, side, active | {ref})
+                inlined = _inline(target, side, active | {ref})
+                beside = {key: _inline(item, side, active) for key, item in value.items() if key != "$ref"}
+                return {**inlined, **beside} if beside and isinstance(inlined, dict) else inlined
         return {key: _inline(item, side, active) for key, item in value.items()}
     if isinstance(value, list):
         return [_inline(item, side, active) for item in value]
@@ -440,6 +442,9 @@ TABLES: dict[str, dict[str, Handler | str | None]] = {
         "externalDocs": DOC,
         BUNDLE: RULED,  # reached through the `$ref`s into it
     },
+    # a Reference Object: 3.1 lets `summary` and `description` beside `$ref` override the target's;
+    # other keys beside it are ignored by both versions (compared as any unknown key: by hand)
+    "reference": {"$ref": RULED, "summary": DOC, "description": DOC},
     "components": dict.fromkeys(
         (
             "schemas",

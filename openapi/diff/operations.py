@@ -266,10 +266,24 @@ class Differ:
                 message = f"{'required' if was_required else 'optional'} parameter removed"
                 yield _Placed(Finding(site, "parameter-removed", message, effect), request, context)
                 continue
-            (old_node, old_ptr, _), (new_node, new_ptr, _) = before[key], after[key]
+            (old_node, old_ptr, old_site), (new_node, new_ptr, new_site) = before[key], after[key]
             context = f"{new_node.get('in')} parameter `{new_node.get('name')}`"
+            for finding in self._siblings(
+                at(self.old.data, old_site), old_site, at(self.new.data, new_site), new_site
+            ):
+                yield _Placed(finding, request, context)
             for finding in self._parameter(old_node, old_ptr, new_node, new_ptr):
                 yield _Placed(finding, request, context)
+
+    def _siblings(self, old: Any, old_site: str, new: Any, new_site: str) -> Iterator[Finding]:
+        """The keys written beside a `$ref` (3.1: a `summary` or `description` that overrides the
+        target's): the target itself is compared where it is followed."""
+        if not any(isinstance(node, dict) and "$ref" in node for node in (old, new)):
+            return
+        before, after = (
+            {k: v for k, v in dict_(node).items() if "$ref" in dict_(node)} for node in (old, new)
+        )
+        yield from compare_keys("reference", Keys(before, after, old_site, new_site, (self.old, self.new)))
 
     def _parameter(
         self, old: dict[str, Any], old_ptr: str, new: dict[str, Any], new_ptr: str
@@ -316,6 +330,9 @@ class Differ:
             )
             yield _Placed(finding, request, context)
             return
+        written = (old.node.get("requestBody"), f"{old.ptr}/requestBody")
+        for finding in self._siblings(*written, new.node.get("requestBody"), f"{new.ptr}/requestBody"):
+            yield _Placed(finding, request, context)
         if (before.get("required") is True) != (after.get("required") is True):
             required = after.get("required") is True
             effect = Effect.TIGHTEN if required else Effect.LOOSEN
@@ -409,6 +426,8 @@ class Differ:
             else:
                 old_node, old_ptr = self.old.deref(*before[status])
                 new_node, new_ptr = self.new.deref(*after[status])
+                for finding in self._siblings(*before[status], *after[status]):
+                    yield finding, context
                 for finding in self._response(old, dict_(old_node), old_ptr, new, dict_(new_node), new_ptr):
                     yield finding, context
 
@@ -447,28 +466,31 @@ class Differ:
     ) -> Iterator[Finding]:
         def headers(
             document: Side, node: dict[str, Any], ptr: str
-        ) -> dict[str, tuple[str, dict[str, Any], str, str]]:
+        ) -> dict[str, tuple[str, dict[str, Any], str, str, Any]]:
             found = {}
             for name, header in dict_(node.get("headers")).items():
                 if str(name).lower() != "content-type":  # OpenAPI: ignored in responses
                     site = f"{ptr}/headers/{esc(name)}"
                     target, at = document.deref(header, site)
-                    found[str(name).lower()] = (str(name), dict_(target), at, site)
+                    found[str(name).lower()] = (str(name), dict_(target), at, site, header)
             return found
 
         before, after = headers(self.old, old, old_ptr), headers(self.new, new, new_ptr)
         for key in sorted(before.keys() | after.keys()):
             if key not in before:
-                name, node, _, site = after[key]
+                name, node, _, site, _ = after[key]
                 required = node.get("required") is True
                 effect = Effect.TIGHTEN if required else Effect.NEUTRAL
                 message = f"{'required' if required else 'optional'} header {name} added"
                 yield Finding(site, "header-added", message, effect)
             elif key not in after:
-                name, _, _, site = before[key]
+                name, _, _, site, _ = before[key]
                 yield Finding(site, "header-removed", f"header {name} removed", Effect.LOOSEN)
             else:
-                (_, old_node, old_at, _), (name, new_node, new_at, _) = before[key], after[key]
+                (_, old_node, old_at, old_site, old_written) = before[key]
+                (name, new_node, new_at, new_site, new_written) = after[key]
+                for finding in self._siblings(old_written, old_site, new_written, new_site):
+                    yield replace(finding, message=f"header {name}: {finding.message}")
                 if (old_node.get("required") is True) != (new_node.get("required") is True):
                     required = new_node.get("required") is True
                     effect = Effect.TIGHTEN if required else Effect.LOOSEN
@@ -525,8 +547,11 @@ class Differ:
                     f"{old_ptr}/links/{esc(name)}", "link-removed", f"link {name} removed", why=_LINKS
                 )
             else:
-                old_link, old_at = self.old.deref(before[name], f"{old_ptr}/links/{esc(name)}")
-                new_link, at = self.new.deref(after[name], f"{new_ptr}/links/{esc(name)}")
+                old_site, new_site = f"{old_ptr}/links/{esc(name)}", f"{new_ptr}/links/{esc(name)}"
+                old_link, old_at = self.old.deref(before[name], old_site)
+                new_link, at = self.new.deref(after[name], new_site)
+                for finding in self._siblings(before[name], old_site, after[name], new_site):
+                    yield replace(finding, message=f"link {name}: {finding.message}")
                 if self._link(self.old, old_op, old_link) != self._link(self.new, new_op, new_link):
                     yield Finding(
                         at, "link-changed", f"link {name} changed (target or parameters)", why=_LINKS

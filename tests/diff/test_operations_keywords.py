@@ -359,3 +359,38 @@ def test_a_component_nobody_reaches_is_a_compatible_change_at_its_pointer() -> N
 
 def test_the_openapi_version_alone_reports_nothing() -> None:
     assert changes(lambda d: d.__setitem__("openapi", "3.1.1")) == []
+
+
+# -- keys beside a `$ref` (3.1 lets `summary` and `description` override the target's)
+
+
+def with_refs() -> dict[str, Any]:
+    doc = document()
+    doc["components"]["parameters"] = {"Q": op(doc)["parameters"][1]}
+    doc["components"]["responses"] = {"Bad": op(doc)["responses"]["400"]}
+    doc["components"]["pathItems"] = {"Pet": doc["paths"]["/pets/{id}"]}
+    op(doc)["parameters"][1] = {"$ref": "#/components/parameters/Q", "description": "the query"}
+    op(doc)["responses"]["400"] = {"$ref": "#/components/responses/Bad", "description": "refused"}
+    doc["paths"]["/pets/{id}"] = {"$ref": "#/components/pathItems/Pet", "summary": "a pet"}
+    return doc
+
+
+def test_a_description_beside_a_ref_changed_is_documentation() -> None:
+    def pets(d: dict[str, Any]) -> dict[str, Any]:
+        return d["components"]["pathItems"]["Pet"]["post"]
+
+    for edit in (
+        lambda d: pets(d)["parameters"][1].__setitem__("description", "another query"),
+        lambda d: pets(d)["responses"]["400"].__setitem__("description", "no"),
+        lambda d: d["paths"]["/pets/{id}"].__setitem__("summary", "one pet, again"),
+    ):
+        new = with_refs()
+        edit(new)
+        found = diff(with_refs(), new)
+        assert only(found) == (COMPATIBLE, "documentation-changed"), [str(c) for c in found]
+
+
+def test_an_unknown_key_beside_a_ref_is_not_compared() -> None:
+    new = with_refs()
+    new["components"]["pathItems"]["Pet"]["post"]["responses"]["400"]["weight"] = 3
+    assert only(diff(with_refs(), new)) == (BREAKING, "not-compared")

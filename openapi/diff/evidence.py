@@ -91,16 +91,7 @@ def apply(
             ]
             continue
         context = mine[0].message.partition(": ")[0] if mine else pair.direction.value
-        sent = (
-            "sent by a client that follows OLD"
-            if pair.direction is Direction.REQUEST
-            else "answered under NEW"
-        )
-        refused = (
-            "a server that follows NEW"
-            if pair.direction is Direction.REQUEST
-            else "a client that follows OLD"
-        )
+        sent, refused = _parties(pair.direction, bool(operation.prefix))
         changes.append(
             Change(
                 operation.label,
@@ -126,3 +117,15 @@ def _confirmed(change: Change, example: str, why: str, undecided: bool) -> Chang
     if undecided:
         return replace(change, example=example, reason=f"{change.reason}; shown by a payload: {why}")
     return replace(change, example=example)
+
+
+def _parties(direction: Direction, inverted: bool) -> tuple[str, str]:
+    """Who sends the payload and who refuses it; for a webhook or callback (the API server sends the
+    request, the receiver answers) the receiver plays the client."""
+    if direction is Direction.REQUEST:
+        if inverted:
+            return "answered by a receiver that follows OLD", "the API server that follows NEW"
+        return "sent by a client that follows OLD", "a server that follows NEW"
+    if inverted:
+        return "sent by the API server under NEW", "a receiver that follows OLD"
+    return "answered under NEW", "a client that follows OLD"

@@ -161,3 +161,11 @@ def test_a_webhook_change_fails_the_gate_through_the_cli(tmp_path: Path) -> None
     assert WEBHOOK in {
         change["operation"] for change in report["changes"] if change["classification"] == "breaking"
     }
+
+
+def test_the_payload_proof_confirms_a_webhook_break_from_the_server_side() -> None:
+    """Roles inverted for the proof too: the payload is one the API server may send under NEW."""
+    new = document()
+    event(new)["properties"]["kind"]["enum"].append("lost")
+    found = [c for c in diff(document(), new, proof=True) if c.operation == WEBHOOK and c.breaking]
+    assert found and json.loads(found[0].example)["kind"] == "lost"

@@ -167,6 +167,17 @@ def compare_keys(kind: str, pair: Pair) -> Iterator[Finding]:
             yield not_compared(pair, key)
 
 
+def reference_siblings(
+    old: Any, old_site: str, new: Any, new_site: str, sides: tuple[Side, Side]
+) -> Iterator[Finding]:
+    """The keys written beside a `$ref` (3.1: a `summary` or `description` that overrides the
+    target's); the target itself is compared where it is followed."""
+    if not any(isinstance(node, dict) and "$ref" in node for node in (old, new)):
+        return
+    before, after = ({k: v for k, v in dict_(node).items() if "$ref" in dict_(node)} for node in (old, new))
+    yield from compare_keys("reference", Pair(before, after, old_site, new_site, sides))
+
+
 # --------------------------------------------------------------------------------------------------
 # The keys' own rules
 

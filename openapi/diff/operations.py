@@ -15,7 +15,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import unquote
 
 from .. import walk
 from ..refs import at, esc, pointer
@@ -24,13 +23,13 @@ from . import evidence, op_document
 from .evidence import Pair, Prover
 from .model import Change, Classification, Direction, Effect, Finding, combine, judge
 from .op_keys import Pair as Keys
-from .op_keys import compare_keys, extension
+from .op_keys import compare_keys, extension, reference_siblings
+from .op_links import links
 from .op_security import Security
 from .reasons import reason
 from .schemas import Schemas
-from .sides import Side, Stability, canon, dict_, list_
+from .sides import Side, Stability, dict_, list_
 
-_LINKS = "links document how answers lead to other calls; no request or answer on the wire changes"
 _SUCCESS_REMOVED = (
     "a client waits for an answer no server sends any more (it follows OLD and expects this status)"
 )
@@ -268,22 +267,15 @@ class Differ:
                 continue
             (old_node, old_ptr, old_site), (new_node, new_ptr, new_site) = before[key], after[key]
             context = f"{new_node.get('in')} parameter `{new_node.get('name')}`"
-            for finding in self._siblings(
+            for finding in self.siblings(
                 at(self.old.data, old_site), old_site, at(self.new.data, new_site), new_site
             ):
                 yield _Placed(finding, request, context)
             for finding in self._parameter(old_node, old_ptr, new_node, new_ptr):
                 yield _Placed(finding, request, context)
 
-    def _siblings(self, old: Any, old_site: str, new: Any, new_site: str) -> Iterator[Finding]:
-        """The keys written beside a `$ref` (3.1: a `summary` or `description` that overrides the
-        target's): the target itself is compared where it is followed."""
-        if not any(isinstance(node, dict) and "$ref" in node for node in (old, new)):
-            return
-        before, after = (
-            {k: v for k, v in dict_(node).items() if "$ref" in dict_(node)} for node in (old, new)
-        )
-        yield from compare_keys("reference", Keys(before, after, old_site, new_site, (self.old, self.new)))
+    def siblings(self, old: Any, old_site: str, new: Any, new_site: str) -> Iterator[Finding]:
+        return reference_siblings(old, old_site, new, new_site, (self.old, self.new))
 
     def _parameter(
         self, old: dict[str, Any], old_ptr: str, new: dict[str, Any], new_ptr: str
@@ -331,7 +323,7 @@ class Differ:
             yield _Placed(finding, request, context)
             return
         written = (old.node.get("requestBody"), f"{old.ptr}/requestBody")
-        for finding in self._siblings(*written, new.node.get("requestBody"), f"{new.ptr}/requestBody"):
+        for finding in self.siblings(*written, new.node.get("requestBody"), f"{new.ptr}/requestBody"):
             yield _Placed(finding, request, context)
         if (before.get("required") is True) != (after.get("required") is True):
             required = after.get("required") is True
@@ -426,7 +418,7 @@ class Differ:
             else:
                 old_node, old_ptr = self.old.deref(*before[status])
                 new_node, new_ptr = self.new.deref(*after[status])
-                for finding in self._siblings(*before[status], *after[status]):
+                for finding in self.siblings(*before[status], *after[status]):
                     yield finding, context
                 for finding in self._response(old, dict_(old_node), old_ptr, new, dict_(new_node), new_ptr):
                     yield finding, context
@@ -459,7 +451,7 @@ class Differ:
         yield from compare_keys("response", Keys(old, new, old_ptr, new_ptr, (self.old, self.new)))
         yield from self._headers(old, old_ptr, new, new_ptr)
         yield from self._content(old, old_ptr, new, new_ptr, Direction.RESPONSE)
-        yield from self._links(old_op, old, old_ptr, new_op, new, new_ptr)
+        yield from links(self.old, self.new, old_op, old, old_ptr, new_op, new, new_ptr)
 
     def _headers(
         self, old: dict[str, Any], old_ptr: str, new: dict[str, Any], new_ptr: str
@@ -489,7 +481,7 @@ class Differ:
             else:
                 (_, old_node, old_at, old_site, old_written) = before[key]
                 (name, new_node, new_at, new_site, new_written) = after[key]
-                for finding in self._siblings(old_written, old_site, new_written, new_site):
+                for finding in self.siblings(old_written, old_site, new_written, new_site):
                     yield replace(finding, message=f"header {name}: {finding.message}")
                 if (old_node.get("required") is True) != (new_node.get("required") is True):
                     required = new_node.get("required") is True
@@ -527,69 +519,3 @@ class Differ:
                     fixed=Classification.COMPATIBLE,
                     why=why,
                 )
-
-    def _links(
-        self,
-        old_op: Operation,
-        old: dict[str, Any],
-        old_ptr: str,
-        new_op: Operation,
-        new: dict[str, Any],
-        new_ptr: str,
-    ) -> Iterator[Finding]:
-        before, after = dict_(old.get("links")), dict_(new.get("links"))
-        for name in sorted(before.keys() | after.keys()):
-            if name not in before:
-                message = f"link {name} added"
-                yield Finding(f"{new_ptr}/links/{esc(name)}", "link-added", message, why=_LINKS)
-            elif name not in after:
-                yield Finding(
-                    f"{old_ptr}/links/{esc(name)}", "link-removed", f"link {name} removed", why=_LINKS
-                )
-            else:
-                old_site, new_site = f"{old_ptr}/links/{esc(name)}", f"{new_ptr}/links/{esc(name)}"
-                old_link, old_at = self.old.deref(before[name], old_site)
-                new_link, at = self.new.deref(after[name], new_site)
-                for finding in self._siblings(before[name], old_site, after[name], new_site):
-                    yield replace(finding, message=f"link {name}: {finding.message}")
-                if self._link(self.old, old_op, old_link) != self._link(self.new, new_op, new_link):
-                    yield Finding(
-                        at, "link-changed", f"link {name} changed (target or parameters)", why=_LINKS
-                    )
-                keys = Keys(dict_(old_link), dict_(new_link), old_at, at, (self.old, self.new))
-                for finding in compare_keys("link", keys):
-                    yield replace(finding, message=f"link {name}: {finding.message}")
-
-    def _link(self, document: Side, source: Operation, link: Any) -> str:
-        """A link's meaning: target operation by method and path shape, parameters by path position."""
-        link = dict_(link)
-        target = document.by_id.get(str(link.get("operationId")))
-        if target is None and isinstance(link.get("operationRef"), str):
-            node = at(document.data, unquote(link["operationRef"].partition("#")[2]))
-            target = next((op for op in document.operations.values() if op.node is node), None)
-        target_names = target.path_names if target else []
-
-        def expression(value: Any) -> Any:
-            if not isinstance(value, str):
-                return value
-
-            def position(match: re.Match[str]) -> str:
-                name = match.group(1)
-                return (
-                    f"$request.path.{{{source.path_names.index(name)}}}"
-                    if name in source.path_names
-                    else match.group(0)
-                )
-
-            return re.sub(r"\$request\.path\.([A-Za-z0-9_.-]+)", position, value)
-
-        parameters = {
-            (f"{{{target_names.index(name)}}}" if name in target_names else name): expression(value)
-            for name, value in dict_(link.get("parameters")).items()
-        }
-        meaning = {
-            "target": list(target.key) if target else link.get("operationId") or link.get("operationRef"),
-            "parameters": parameters,
-            "requestBody": expression(link.get("requestBody")),
-        }
-        return canon(meaning)

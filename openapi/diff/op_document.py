@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..refs import at, esc, parts_of, pointer
+from ..refs import MISSING, at, esc, parts_of, pointer
 from ..walk import Operation, PathItem, callbacks, path_items, shape, webhooks
 from .model import Change, Classification, Direction, Finding
-from .op_keys import BUNDLE, TABLES, Pair, compare_keys, extension
+from .op_keys import BUNDLE, TABLES, Pair, compare_keys, extension, resolved
 from .reasons import reason
 from .sides import Side, dict_, local_refs
 
@@ -97,6 +97,7 @@ def _items(side: Side, kind: str) -> dict[str, PathItem]:
 
 def _unused(sides: tuple[Side, Side]) -> Iterator[Finding]:
     reached = reachable(sides[0]) | reachable(sides[1])
+    yield from _unused_files(sides, targets(sides[0]) | targets(sides[1]))
     before, after = (dict_(side.data.get("components")) for side in sides)
     for kind in sorted(set(TABLES["components"]) & (before.keys() | after.keys())):
         old_kind, new_kind = dict_(before.get(kind)), dict_(after.get(kind))
@@ -112,25 +113,57 @@ def _unused(sides: tuple[Side, Side]) -> Iterator[Finding]:
             )
 
 
-def reachable(side: Side) -> set[str]:
-    """The components (`/components/KIND/NAME`) reached from paths, webhooks and callbacks: by `$ref`,
-    and the security schemes their requirements name."""
+def _unused_files(sides: tuple[Side, Side], reached: set[str]) -> Iterator[Finding]:
+    """The parts of bundled files (multi-file documents) that no `$ref` reaches, where they differ."""
+    before, after = (side.data.get(BUNDLE, MISSING) for side in sides)
+    yield from _unreached(before, after, f"/{BUNDLE}", reached, sides)
+
+
+def _unreached(
+    old: Any, new: Any, ptr: str, reached: set[str], sides: tuple[Side, Side]
+) -> Iterator[Finding]:
+    if ptr in reached:
+        return  # a `$ref` target: compared where it is reached
+    if not any(target.startswith(ptr + "/") for target in reached):
+        if resolved(old, sides[0]) != resolved(new, sides[1]):
+            state = "added" if old is MISSING else "removed" if new is MISSING else "changed"
+            message = f"a part of a file no reference reaches {state}"
+            yield Finding(
+                ptr, "unused-component-changed", message, fixed=Classification.COMPATIBLE, why=UNUSED
+            )
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(old.keys() | new.keys(), key=str):
+            yield from _unreached(
+                old.get(key, MISSING), new.get(key, MISSING), f"{ptr}/{esc(key)}", reached, sides
+            )
+
+
+def targets(side: Side) -> set[str]:
+    """Every pointer a `$ref` reaches from paths, webhooks and callbacks (and from what they reach)."""
     data = side.data
     roots = {key: value for key, value in data.items() if key not in ("components", BUNDLE)}
     seen: set[str] = set()
     todo = list(local_refs(roots))
     while todo:
-        ref = todo.pop()
-        target = ref.partition("#")[2]
-        if target in seen:
+        parts = parts_of(todo.pop().partition("#")[2])
+        target = pointer(parts) if parts is not None else ""
+        if parts is None or target in seen:
             continue
         seen.add(target)
         todo.extend(local_refs(at(data, target)))
+    return seen
+
+
+def reachable(side: Side) -> set[str]:
+    """The components (`/components/KIND/NAME`) reached from paths, webhooks and callbacks: by `$ref`,
+    and the security schemes their requirements name."""
     found = set()
-    for target in seen:
+    for target in targets(side):
         parts = parts_of(target)
         if parts and len(parts) >= 3 and parts[0] == "components":
             found.add(pointer(parts[:3]))
+    data = side.data
     for operation in _all_operations(data):
         requirements, _ = side.security(operation)
         for requirement in requirements:

@@ -9,11 +9,15 @@ The documents are small ones written here; each edit changes one key.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from csapi.cli import main
 from csapi.openapi.diff import Change, Classification, diff
 from csapi.openapi.diff.op_keys import DOC, TABLES
 
@@ -394,3 +398,39 @@ def test_an_unknown_key_beside_a_ref_is_not_compared() -> None:
     new = with_refs()
     new["components"]["pathItems"]["Pet"]["post"]["responses"]["400"]["weight"] = 3
     assert only(diff(with_refs(), new)) == (BREAKING, "not-compared")
+
+
+def test_a_part_of_a_referenced_file_nobody_reaches_is_a_compatible_change(tmp_path: Path) -> None:
+    api = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/pets": {
+                "get": {
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {"application/json": {"schema": {"$ref": "./schemas.json#/Pet"}}},
+                        }
+                    }
+                }
+            }
+        },
+    }
+    for side, owner in (("old", {"type": "object"}), ("new", {"type": "object", "required": ["id"]})):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "api.json").write_text(json.dumps(api), encoding="utf-8")
+        schemas = {"Pet": {"type": "object"}, "Owner": owner}
+        (tmp_path / side / "schemas.json").write_text(json.dumps(schemas), encoding="utf-8")
+    args = [
+        "diff",
+        str(tmp_path / "old" / "api.json"),
+        str(tmp_path / "new" / "api.json"),
+        "--format",
+        "json",
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    changes = json.loads(result.output)["changes"]
+    assert [(c["classification"], c["rule"]) for c in changes] == [("compatible", "unused-component-changed")]
+    assert "Owner" in changes[0]["pointer"]

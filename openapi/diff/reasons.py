@@ -143,6 +143,33 @@ _REASONS: dict[tuple[str, str, str], str] = {
     ("dependent-required", REQUEST, BR): "a client that sends a property without those it now needs gets 400",
     ("content-changed", REQUEST, BR): "a value of {s} encoded as OLD says can now get 400",
     ("content-changed", RESPONSE, BR): "a client that reads {s} may now get it encoded otherwise",
+    # outside schemas (issue 23, owner C)
+    ("parameter-serialization", REQUEST, BR): (
+        "a client that writes {s} as OLD says is now misread or refused"
+    ),
+    ("allow-empty-value", REQUEST, BR): "a client that sends {s} with an empty value now gets 400",
+    ("allow-empty-value", REQUEST, OB): "servers must now accept {s} with an empty value",
+    ("allow-reserved", REQUEST, BR): (
+        "a client that sends reserved characters in {s} unencoded is now misread"
+    ),
+    ("allow-reserved", REQUEST, OB): (
+        "servers must now read reserved characters in {s} unencoded; percent-encoded values work as before"
+    ),
+    ("encoding-changed", REQUEST, BR): "a client that writes the part as OLD says is now misread or refused",
+    ("encoding-changed", RESPONSE, BR): "a client that reads the part as OLD says may now misread it",
+    ("security-scopes-added", REQUEST, BR): "a client whose token lacks the new scope(s) now gets 403",
+    ("security-scopes-removed", REQUEST, OB): "servers must now accept tokens without the scope(s)",
+    ("oauth-flow-added", REQUEST, OB): (
+        "servers must accept tokens of the new flow; the old flows work as before"
+    ),
+    ("oauth-flow-removed", REQUEST, BR): "a client that gets its token by the removed flow can no longer",
+    ("oauth-flow-url-changed", REQUEST, BR): (
+        "a client that asks for tokens where OLD says no longer gets them"
+    ),
+    ("oauth-scope-added", REQUEST, OB): "the authorization server must grant the new scope",
+    ("oauth-scope-removed", REQUEST, BR): (
+        "a client that asks for the removed scope no longer gets a token with it"
+    ),
 }
 
 _FALLBACK = {

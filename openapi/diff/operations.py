@@ -290,10 +290,25 @@ class Differ:
             message = "now required" if after else "no longer required"
             yield Finding(f"{new_ptr}/required", "parameter-required", message, effect)
         yield from compare_keys("parameter", Keys(old, new, old_ptr, new_ptr, (self.old, self.new)))
-        if "content" in old or "content" in new:
+        if ("content" in old) != ("content" in new):
+            yield from self._serialization(old, old_ptr, new, new_ptr)
+        elif "content" in old:
             yield from self._content(old, old_ptr, new, new_ptr, Direction.REQUEST)
         else:
             yield from self._schema(old.get("schema"), f"{old_ptr}/schema", new, new_ptr, Direction.REQUEST)
+
+    def _serialization(
+        self, old: dict[str, Any], old_ptr: str, new: dict[str, Any], new_ptr: str
+    ) -> Iterator[Finding]:
+        """A parameter moved between `schema` (style-encoded) and `content` (a media type, e.g. JSON in a
+        query): the value is written otherwise on the wire; its schemas are still compared."""
+        now = "a media type (content)" if "content" in new else "a schema and its style"
+        where = f"{new_ptr}/{'content' if 'content' in new else 'schema'}"
+        yield Finding(where, "parameter-serialization", f"now described by {now}", Effect.BOTH)
+        (old_node, old_at), (new_node, new_at) = _described(old, old_ptr), _described(new, new_ptr)
+        yield from self._schema(
+            old_node.get("schema"), f"{old_at}/schema", new_node, new_at, Direction.REQUEST
+        )
 
     # -- bodies
     def _request_body(self, old: Operation, new: Operation) -> Iterator[_Placed]:
@@ -519,3 +534,10 @@ class Differ:
                     fixed=Classification.COMPATIBLE,
                     why=why,
                 )
+
+
+def _described(parameter: dict[str, Any], ptr: str) -> tuple[dict[str, Any], str]:
+    """The node holding a parameter's schema (itself, or its one media type) and its pointer."""
+    for media_type, node in dict_(parameter.get("content")).items():
+        return dict_(node), f"{ptr}/content/{esc(media_type)}"
+    return parameter, ptr

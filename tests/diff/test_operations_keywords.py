@@ -434,3 +434,16 @@ def test_a_part_of_a_referenced_file_nobody_reaches_is_a_compatible_change(tmp_p
     changes = json.loads(result.output)["changes"]
     assert [(c["classification"], c["rule"]) for c in changes] == [("compatible", "unused-component-changed")]
     assert "Owner" in changes[0]["pointer"]
+
+
+def test_a_parameter_moved_from_schema_to_content_is_breaking_and_its_schema_still_compared() -> None:
+    def json_query(d: dict[str, Any]) -> None:
+        op(d)["parameters"][1] = {
+            "name": "q",
+            "in": "query",
+            "allowEmptyValue": True,
+            "content": {"application/json": {"schema": {"type": "integer"}}},
+        }
+
+    rules = {(c.classification, c.rule) for c in changes(json_query)}
+    assert (BREAKING, "parameter-serialization") in rules and (BREAKING, "type-changed") in rules

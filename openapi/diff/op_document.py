@@ -49,12 +49,13 @@ def _change(label: str, finding: Finding) -> Change:
 
 
 def _paths_extensions(sides: tuple[Side, Side]) -> Iterator[Finding]:
-    """`x-*` keys of `paths`: extensions there, not paths."""
-    before, after = (dict_(side.data.get("paths")) for side in sides)
-    pair = Pair(before, after, "/paths", "/paths", sides)
-    for name in sorted(k for k in before.keys() | after.keys() if str(k).startswith("x-")):
-        if pair.differs(name):
-            yield extension(pair, name)
+    """`x-*` keys of `paths` and `webhooks`: extensions there, not paths (walk skips them)."""
+    for kind in ("paths", "webhooks"):
+        before, after = (dict_(side.data.get(kind)) for side in sides)
+        pair = Pair(before, after, f"/{kind}", f"/{kind}", sides)
+        for name in sorted(k for k in before.keys() | after.keys() if str(k).startswith("x-")):
+            if pair.differs(name):
+                yield extension(pair, name)
 
 
 def _path_items(sides: tuple[Side, Side]) -> Iterator[tuple[str, Finding]]:

@@ -220,6 +220,19 @@ class Differ:
             yield _Placed(finding, response, context)
         for finding in self.security.compare(old, new):
             yield _Placed(finding, request, "security")
+        for finding in self._callback_extensions(old, new):
+            yield _Placed(finding, request, "callbacks")
+
+    def _callback_extensions(self, old: Operation, new: Operation) -> Iterator[Finding]:
+        """`x-*` keys of a callback object (its other keys are expressions: compared as operations)."""
+        before, after = dict_(old.node.get("callbacks")), dict_(new.node.get("callbacks"))
+        for name in sorted(before.keys() & after.keys(), key=str):
+            old_node, old_at = self.old.deref(before[name], f"{old.ptr}/callbacks/{esc(name)}")
+            new_node, new_at = self.new.deref(after[name], f"{new.ptr}/callbacks/{esc(name)}")
+            keys = Keys(dict_(old_node), dict_(new_node), old_at, new_at, (self.old, self.new))
+            for key in sorted(k for k in keys.old.keys() | keys.new.keys() if str(k).startswith("x-")):
+                if keys.differs(key):
+                    yield extension(keys, key)
 
     # -- parameters
     def _params(

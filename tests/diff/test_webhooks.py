@@ -169,3 +169,14 @@ def test_the_payload_proof_confirms_a_webhook_break_from_the_server_side() -> No
     event(new)["properties"]["kind"]["enum"].append("lost")
     found = [c for c in diff(document(), new, proof=True) if c.operation == WEBHOOK and c.breaking]
     assert found and json.loads(found[0].example)["kind"] == "lost"
+
+
+def test_extensions_of_the_webhooks_map_and_of_a_callback_are_reported() -> None:
+    new = document()
+    new["webhooks"]["x-owner"] = "team a"
+    new["paths"]["/subscriptions"]["post"]["callbacks"]["onEvent"]["x-retries"] = 3
+    found = {(c.pointer, c.classification, c.rule) for c in diff(document(), new)}
+    assert found == {
+        ("/webhooks/x-owner", COMPATIBLE, "extension-changed"),
+        ("/paths/~1subscriptions/post/callbacks/onEvent/x-retries", COMPATIBLE, "extension-changed"),
+    }

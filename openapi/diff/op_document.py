@@ -35,6 +35,7 @@ def changes(old: Side, new: Side) -> list[Change]:
     )
     found.extend((DOCUMENT, finding) for finding in compare_keys("components", components))
     found.extend((DOCUMENT, finding) for finding in _paths_extensions(sides))
+    found.extend((DOCUMENT, finding) for finding in _root_security(sides, pair))
     found.extend(_path_items(sides))
     found.extend((DOCUMENT, finding) for finding in _unused(sides))
     return [_change(label, finding) for label, finding in found]
@@ -46,6 +47,23 @@ def _change(label: str, finding: Finding) -> Change:
     return Change(
         label, "", "", finding.pointer, finding.rule, finding.message, classification, "request", why
     )
+
+
+def _root_security(sides: tuple[Side, Side], pair: Pair) -> Iterator[Finding]:
+    """The document's `security` is compared in each operation that inherits it; when none does, a
+    change to it reaches no request: said, not silent."""
+    inherits = any(
+        "security" not in operation.node for side in sides for operation in _all_operations(side.data)
+    )
+    if not inherits and pair.differs("security"):
+        why = "no operation inherits the document's security (each states its own): no request changes"
+        yield Finding(
+            pair.at("security"),
+            "unused-component-changed",
+            "`security` changed",
+            fixed=Classification.COMPATIBLE,
+            why=why,
+        )
 
 
 def _paths_extensions(sides: tuple[Side, Side]) -> Iterator[Finding]:

@@ -447,3 +447,16 @@ def test_a_parameter_moved_from_schema_to_content_is_breaking_and_its_schema_sti
 
     rules = {(c.classification, c.rule) for c in changes(json_query)}
     assert (BREAKING, "parameter-serialization") in rules and (BREAKING, "type-changed") in rules
+
+
+def test_the_document_security_no_operation_inherits_is_a_compatible_change() -> None:
+    old = document()
+    old["paths"]["/pets/{id}"]["get"]["security"] = []  # every operation states its own
+    new = copy.deepcopy(old)
+    new["security"] = [{"oauth": []}]
+    assert only(diff(old, new)) == (COMPATIBLE, "unused-component-changed")
+    old = document()
+    del op(old)["security"]
+    new = copy.deepcopy(old)
+    new["security"] = [{"oauth": ["read"]}]
+    assert BREAKING in {c.classification for c in diff(old, new)}  # inherited: the operation's rules

@@ -388,6 +388,7 @@ class Differ:
                 )
             else:
                 (old_media, old_at), (new_media, new_at) = before[media_type], after[media_type]
+                yield from _case(old_at, new_at, "media type names are case-insensitive")
                 keys = Keys(
                     dict_(old_media), dict_(new_media), old_at, new_at, (self.old, self.new), direction
                 )
@@ -509,6 +510,7 @@ class Differ:
             else:
                 (_, old_node, old_at, old_site, old_written) = before[key]
                 (name, new_node, new_at, new_site, new_written) = after[key]
+                yield from _case(old_site, new_site, "HTTP header names are case-insensitive")
                 for finding in self.siblings(old_written, old_site, new_written, new_site):
                     yield replace(finding, message=f"header {name}: {finding.message}")
                 if (old_node.get("required") is True) != (new_node.get("required") is True):
@@ -554,3 +556,11 @@ def _described(parameter: dict[str, Any], ptr: str) -> tuple[dict[str, Any], str
     for media_type, node in dict_(parameter.get("content")).items():
         return dict_(node), f"{ptr}/content/{esc(media_type)}"
     return parameter, ptr
+
+
+def _case(old_ptr: str, new_ptr: str, why: str) -> Iterator[Finding]:
+    """A name matched case-insensitively but written otherwise: said, as a compatible change."""
+    before, after = old_ptr.rsplit("/", 1)[-1], new_ptr.rsplit("/", 1)[-1]
+    if before != after:
+        message = f"{before.replace('~1', '/')} written {after.replace('~1', '/')}"
+        yield Finding(new_ptr, "name-case", message, fixed=Classification.COMPATIBLE, why=why)

@@ -460,3 +460,12 @@ def test_the_document_security_no_operation_inherits_is_a_compatible_change() ->
     new = copy.deepcopy(old)
     new["security"] = [{"oauth": ["read"]}]
     assert BREAKING in {c.classification for c in diff(old, new)}  # inherited: the operation's rules
+
+
+def test_a_media_type_or_header_name_in_another_case_is_compatible() -> None:
+    def upper(d: dict[str, Any]) -> None:
+        response = op(d)["responses"]["200"]
+        response["content"] = {"Application/JSON": response["content"]["application/json"]}
+        response["headers"] = {"x-rate": response["headers"]["X-Rate"]}
+
+    assert {(c.classification, c.rule) for c in changes(upper)} == {(COMPATIBLE, "name-case")}

@@ -1,7 +1,15 @@
 """`csapi diff`: what changed between two versions of an OpenAPI document, and whom it breaks.
 
-Pure functions over two loaded documents (`compare(old, new)`); `$ref`s are followed (local
-ones, with cycle protection) and `allOf` members are read as one schema, so moving a field
+Reading comes first (sources.py, bundle.py): each side is a file or `git:REV`; `$ref`s into
+other files are followed (each relative to the file that writes it, at the side's revision) and
+bundled under the root key `x-csapi-files`, so the rest sees one document with local references
+only; both sides are validated as OpenAPI 3.0 or 3.1. Swagger 2.0, a file that is not OpenAPI,
+another version, an invalid document or an unresolvable reference is a `SourceError` (exit 2).
+A change inside a bundled file is reported at the file's pointer (`schemas/pet.yaml#/...`) and
+`via` the `$ref` of the root document that leads there.
+
+Then pure functions over the two documents (`compare(old, new)`); `$ref`s are followed (with
+cycle protection) and `allOf` members are read as one schema, so moving a field
 into a shared component, renaming a component or reordering keys changes nothing. Operations
 are matched by method and path with path parameter names blanked: `/v1/items/{id}` and
 `/v1/items/{item_id}` are the same operation, and the rename alone is compatible (the URL on
@@ -36,7 +44,14 @@ neutral                     compatible             compatible
 ==========================  =====================  =====================
 
 A few rules fix their class instead (``operation-added``: obligation, ``operation-removed``:
-breaking, ``response-added``: breaking for a success status, compatible for an error one).
+breaking, ``response-added``: breaking for a success status, compatible for an error one,
+``response-removed``: breaking for a success status, an obligation for an error one).
+Webhooks and callbacks (walk.webhooks, walk.callbacks) are operations the server calls: their
+roles are inverted (the server sends the request, the receiver answers), so a request finding is
+classified in the response column and the other way round. Outside schemas, every field of every
+OpenAPI 3.0 and 3.1 object has an entry in op_keys.py's tables (a rule, documentation,
+extension); a key no table knows is ``not-compared`` as well, and parts outside operations
+(info, servers, tags, unused components) are reported once each as compatible (op_document.py).
 Where the rules cannot tell (a ``oneOf`` alternative that may overlap another, a ``not``
 replaced) the finding is *undecided*: it counts as breaking, and the payload proof
 (evidence.py, proof.py) confirms it with a payload or says none was found. The proof also

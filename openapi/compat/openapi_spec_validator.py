@@ -73,3 +73,68 @@ class _LocatedV30SpecValidator(OpenAPIV30SpecValidator):
     keyword_validators = {
         name: _located(validator) for name, validator in OpenAPIV30SpecValidator.keyword_validators.items()
     }
+
+
+def as_the_validator_reads(document: Mapping[str, Any], version: str) -> dict[str, Any]:
+    """A copy of `document` without what openapi-spec-validator 0.9 misreads in a valid document.
+
+    - an `x-` extension directly in `paths` (allowed by OpenAPI 3.0 and 3.1) makes its semantic
+      checks raise KeyError, as if it were a path;
+    - its bundled OpenAPI 3.1 meta-schema (2022-10-07) refuses a Link Object's `server` field.
+    Both are dropped from the copy only: what is compared is the document as written.
+    """
+    copy = dict(document)
+    paths = copy.get("paths")
+    if isinstance(paths, dict):
+        copy["paths"] = {key: item for key, item in paths.items() if not str(key).startswith("x-")}
+    if version.startswith("3.1"):
+        copy = _without_link_servers(copy)
+    return copy
+
+
+def _without_link_servers(document: dict[str, Any]) -> dict[str, Any]:
+    """`document` with `server` removed from every Link Object (copied on the way, never edited)."""
+
+    def links(value: Any) -> Any:  # a map of Link Objects (or $refs)
+        if not isinstance(value, dict):
+            return value
+        return {
+            name: {k: v for k, v in link.items() if k != "server"} if isinstance(link, dict) else link
+            for name, link in value.items()
+        }
+
+    def response(value: Any) -> Any:
+        return (
+            {**value, "links": links(value["links"])}
+            if isinstance(value, dict) and "links" in value
+            else value
+        )
+
+    def responses(value: Any) -> Any:
+        return {code: response(item) for code, item in value.items()} if isinstance(value, dict) else value
+
+    def path_item(item: Any) -> Any:
+        if not isinstance(item, dict):
+            return item
+        return {
+            method: {**op, "responses": responses(op["responses"])}
+            if isinstance(op, dict) and "responses" in op
+            else op
+            for method, op in item.items()
+        }
+
+    out = dict(document)
+    for key in ("paths", "webhooks"):
+        if isinstance(out.get(key), dict):
+            out[key] = {name: path_item(item) for name, item in out[key].items()}
+    components = out.get("components")
+    if isinstance(components, dict):
+        components = dict(components)
+        if isinstance(components.get("responses"), dict):
+            components["responses"] = responses(components["responses"])
+        if "links" in components:
+            components["links"] = links(components["links"])
+        if isinstance(components.get("pathItems"), dict):
+            components["pathItems"] = {n: path_item(i) for n, i in components["pathItems"].items()}
+        out["components"] = components
+    return out

@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.validators import validator_for
 from openapi_spec_validator import OpenAPIV30SpecValidator, OpenAPIV31SpecValidator
 
-from ..compat.openapi_spec_validator import SemanticValidator
+from ..compat.openapi_spec_validator import SemanticValidator, as_the_validator_reads
 from ..loader import DocumentError, loads, loads_any, one_line
 from ..refs import pointer
 from .bundle import BundleError, Read, bundle, shown_in
@@ -132,7 +132,7 @@ def validate(document: dict[str, Any], version: str) -> None:
     digest = hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
     if digest in _VALID:
         return
-    problem = first_error(document, version)
+    problem = first_error(as_the_validator_reads(document, version), version)
     if problem is not None:
         raise SourceError(f"not valid OpenAPI {version}: {problem}")
     _VALID.add(digest)

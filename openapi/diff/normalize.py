@@ -17,6 +17,7 @@ keyword came from another one, ``ORIGIN`` names the keyword as written, for the 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 # Keys the normal form adds (never in a document): where a keyword came from, the `oneOf`/`anyOf`
@@ -60,7 +61,7 @@ def normal(schema: dict[str, Any], v31: bool) -> dict[str, Any]:
     if "const" in out:
         value = out.pop("const")
         enum = out.get("enum")
-        out["enum"] = [value] if not isinstance(enum, list) else [v for v in enum if v == value]
+        out["enum"] = [value] if not isinstance(enum, list) else [v for v in enum if _same(v, value)]
         origin["enum"] = "const"
     if "example" in out:
         examples = out.get("examples")
@@ -69,6 +70,11 @@ def normal(schema: dict[str, Any], v31: bool) -> dict[str, Any]:
     if origin:
         out[ORIGIN] = origin
     return out
+
+
+def _same(left: Any, right: Any) -> bool:
+    """JSON equality: `false` is not `0` (Python's `==` says it is)."""
+    return left == right and json.dumps(left, sort_keys=True) == json.dumps(right, sort_keys=True)
 
 
 def _types(out: dict[str, Any], origin: dict[str, str]) -> bool:

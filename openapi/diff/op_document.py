@@ -160,12 +160,23 @@ def _unreached(
 
 def targets(side: Side) -> set[str]:
     """Every pointer a `$ref` reaches from paths, webhooks and callbacks (and from what they reach)."""
-    data = side.data
+    if "targets" not in side.memo:  # asked for twice per side (unused components, unused files)
+        side.memo["targets"] = _targets(side.data)
+    found: set[str] = side.memo["targets"]
+    return found
+
+
+def _targets(data: dict[str, Any]) -> set[str]:
     roots = {key: value for key, value in data.items() if key not in ("components", BUNDLE)}
     seen: set[str] = set()
+    met: set[str] = set()  # the `$ref` texts already followed (most are written many times)
     todo = list(local_refs(roots))
     while todo:
-        parts = parts_of(todo.pop().partition("#")[2])
+        ref = todo.pop()
+        if ref in met:
+            continue
+        met.add(ref)
+        parts = parts_of(ref.partition("#")[2])
         target = pointer(parts) if parts is not None else ""
         if parts is None or target in seen:
             continue

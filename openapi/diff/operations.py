@@ -27,7 +27,7 @@ from .op_keys import compare_keys, extension, reference_siblings
 from .op_links import links
 from .op_security import Security
 from .reasons import reason
-from .schemas import Schemas
+from .schemas import TEXT_WHY, Schemas
 from .sides import Side, Stability, dict_, list_
 
 _SUCCESS_REMOVED = (
@@ -75,6 +75,7 @@ class Differ:
     prover: Prover | None = None
     pairs: list[Pair] = field(init=False, default_factory=list)
     schemas: Schemas = field(init=False)
+    text_schemas: Schemas = field(init=False)
     stable: Stability = field(init=False)
     same_paths: bool = field(init=False)
     security: Security = field(init=False)
@@ -83,6 +84,7 @@ class Differ:
     def __post_init__(self) -> None:
         self.stable = Stability(self.old, self.new)
         self.schemas = Schemas(self.old, self.new, self.stable)
+        self.text_schemas = Schemas(self.old, self.new, self.stable, text=True)  # style-encoded parameters
         self.security = Security(self.old, self.new)
         # links name their target's path parameters: with a path renamed, no operation is skipped
         labels = [{op.label for op in document.operations.values()} for document in (self.old, self.new)]
@@ -308,7 +310,9 @@ class Differ:
         elif "content" in old:
             yield from self._content(old, old_ptr, new, new_ptr, Direction.REQUEST)
         else:
-            yield from self._schema(old.get("schema"), f"{old_ptr}/schema", new, new_ptr, Direction.REQUEST)
+            yield from self._schema(
+                old.get("schema"), f"{old_ptr}/schema", new, new_ptr, Direction.REQUEST, self.text_schemas
+            )
 
     def _serialization(
         self, old: dict[str, Any], old_ptr: str, new: dict[str, Any], new_ptr: str
@@ -397,12 +401,23 @@ class Differ:
                 yield from self._schema(old_schema, f"{old_at}/schema", dict_(new_media), new_at, direction)
 
     def _schema(
-        self, old_schema: Any, old_at: str, new: dict[str, Any], new_ptr: str, direction: Direction
+        self,
+        old_schema: Any,
+        old_at: str,
+        new: dict[str, Any],
+        new_ptr: str,
+        direction: Direction,
+        schemas: Schemas | None = None,
     ) -> list[Finding]:
-        """The changes of the schema of `new` (a parameter or media type); a `Pair` for the proof."""
+        """The changes of the schema of `new` (a parameter or media type); a `Pair` for the proof.
+
+        `schemas`: the comparer (`text_schemas` for a parameter encoded by its style). The proof
+        generates JSON values, so it does not judge a type a text parameter reads as a string."""
+        schemas = schemas or self.schemas
         new_schema, new_at = new.get("schema"), f"{new_ptr}/schema"
-        findings = self.schemas.compare(self.old.view(old_schema, old_at), self.new.view(new_schema, new_at))
-        if findings and old_schema is not None and new_schema is not None:
+        findings = schemas.compare(self.old.view(old_schema, old_at), self.new.view(new_schema, new_at))
+        as_text = any(finding.why.startswith(TEXT_WHY) for finding in findings)
+        if findings and old_schema is not None and new_schema is not None and not as_text:
             travels = _flip(direction) if self.inverted else direction  # who generates, who checks
             self.pairs.append(Pair(old_schema, new_schema, travels, new_at, tuple(findings)))
         return findings

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..refs import MISSING, esc
 from .model import Effect, Finding, opposite
-from .normalize import NULLABLE, ORIGIN
+from .normalize import NULLABLE, ORIGIN, UNIONS
 from .sides import View, canon, dict_, list_
 
 if TYPE_CHECKING:
@@ -23,6 +23,14 @@ def first(view: View, keyword: str) -> tuple[Any, str | None]:
         if keyword in node:
             return node[keyword], f"{ptr}/{dict_(node.get(ORIGIN)).get(keyword, keyword)}"
     return None, None
+
+
+def written(view: View, keyword: str) -> Any:
+    """The first value of `keyword` among the parts, `MISSING` when none has it (`null` is a value)."""
+    for node, _ in view:
+        if keyword in node:
+            return node[keyword]
+    return MISSING
 
 
 def values(view: View, keyword: str) -> list[str]:
@@ -57,12 +65,43 @@ def accepts(kinds: set[str], kind: str) -> bool:
     return kind in kinds or (kind == "integer" and "number" in kinds)
 
 
+# Types whose values a style-encoded parameter writes as text: `type: string` matches all of them.
+TEXTUAL = frozenset({"string", "integer", "number", "boolean"})
+
+
+def accepts_text(kinds: set[str], kind: str) -> bool:
+    """`accepts` for a value written as text (a path, query, header or cookie parameter)."""
+    return accepts(kinds, kind) or ("string" in kinds and kind in TEXTUAL)
+
+
 def overlap(left: set[str], right: set[str]) -> bool:
     return any(accepts(right, kind) for kind in left) or any(accepts(left, kind) for kind in right)
 
 
 def nullable(view: View) -> bool:
     return any(node.get(NULLABLE) is True for node, _ in view)
+
+
+def null_in_enum(view: View) -> bool | None:
+    """Whether the first `enum` lists null; None when there is no enum."""
+    value, _ = first(view, "enum")
+    return _null_in(value)
+
+
+def _null_in(value: Any) -> bool | None:
+    return any(v is None for v in value) if isinstance(value, list) else None
+
+
+def admits_null(view: View) -> bool:
+    """Whether null is valid. A `oneOf`/`anyOf` branch that is null admits it; a nullable type (3.1
+    `type: [T, "null"]`, 3.0 `nullable: true`) only if the enum beside it is absent or lists null;
+    with neither, only if no part has a `type` and no enum refuses it."""
+    marked = [node for node, _ in view if node.get(NULLABLE) is True]
+    if any(dict_(node.get(ORIGIN)).get(NULLABLE) in UNIONS for node in marked):
+        return True
+    if marked:
+        return any(_null_in(node.get("enum")) is not False for node in marked)
+    return types(view) is None and all(_null_in(node.get("enum")) is not False for node, _ in view)
 
 
 def enum(view: View) -> dict[str, Any] | None:

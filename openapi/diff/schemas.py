@@ -15,7 +15,11 @@ no keyword is dropped in silence.
 Verdicts by meaning: a pattern that matches every string is no pattern; a default changed or
 removed has the effect *meaning* (breaking in requests, compatible in responses), a default added
 changes nothing; readOnly and writeOnly properties mark their findings as concerning responses or
-requests only (`Finding.only`, judged by `model.judge`).
+requests only (`Finding.only`, judged by `model.judge`). Null is valid when the type allows it and
+so does the enum beside it (`schema_parts.admits_null`): null dropped from a nullable schema's enum
+is "no longer nullable". A parameter encoded by its style travels as text (`Schemas(text=True)`):
+a number or boolean type replaced by a free `string` only loosens. Values are compared as JSON
+(`false` is not `0`; `default: null` is a default).
 """
 
 from __future__ import annotations
@@ -26,12 +30,15 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..refs import MISSING
 from . import schema_arrays, schema_objects, schema_unions
 from .model import Classification, Effect, Finding
 from .normalize import IGNORED_NULLABLE, PRIVATE
 from .schema_parts import (
     BOUNDS,
     accepts,
+    accepts_text,
+    admits_null,
     at,
     bound,
     bound_text,
@@ -39,11 +46,13 @@ from .schema_parts import (
     first,
     flagged,
     node_ptr,
+    null_in_enum,
     nullable,
     replaceable,
     subschema,
     types,
     values,
+    written,
 )
 from .sides import Side, Stability, View, canon, show
 
@@ -58,8 +67,12 @@ _EXTENSION_WHY = (
 class Schemas:
     """Compares schema views of the two documents; results are kept per pair of locations."""
 
-    def __init__(self, old: Side, new: Side, stable: Stability | Callable[[str], bool]) -> None:
-        self.old, self.new, self.stable = old, new, stable
+    def __init__(
+        self, old: Side, new: Side, stable: Stability | Callable[[str], bool], *, text: bool = False
+    ) -> None:
+        """`text`: the values travel as text (a parameter encoded by its style, not a media type),
+        so a number or a boolean is also a string (`_type`)."""
+        self.old, self.new, self.stable, self.text = old, new, stable, text
         self.memo: dict[tuple[tuple[str, ...], tuple[str, ...]], list[Finding]] = {}
         self.active: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self.within: dict[int, Schemas] = {}
@@ -120,21 +133,51 @@ def _type(s: Schemas, old: View, new: View) -> Iterator[Finding]:
     if after is None:
         yield Finding(where, "type-changed", f"type {show(sorted(before))} no longer enforced", Effect.LOOSEN)
         return
+    message = f"type changed from {show(sorted(before))} to {show(sorted(after))}"
     widens = all(accepts(after, kind) for kind in before)
     narrows = all(accepts(before, kind) for kind in after)
+    if s.text and not widens and all(accepts_text(after, kind) for kind in before) and _free_text(new):
+        # `?id=7` is the text "7" on the wire: `type: string` matches it as it matched `integer`
+        if all(accepts_text(before, kind) for kind in after):
+            yield Finding(where, "type-changed", message, Effect.NEUTRAL, why=f"{TEXT_WHY}, and back")
+        else:
+            why = f"{TEXT_WHY}: no request valid under OLD is refused; receivers must accept more"
+            yield Finding(where, "type-changed", message, Effect.LOOSEN, why=why)
+        return
     effect = Effect.LOOSEN if widens else Effect.TIGHTEN if narrows else Effect.BOTH
-    message = f"type changed from {show(sorted(before))} to {show(sorted(after))}"
     yield Finding(where, "type-changed", message, effect)
 
 
+def _free_text(view: View) -> bool:
+    """Whether the new string schema takes any text: no format, enum, length or pattern that a value
+    of the old type, written as text, could fail (then the type change is judged as in a body)."""
+    pattern = first(view, "pattern")[0]
+    limited = any(first(view, k)[1] is not None for k in ("format", "enum", "minLength", "maxLength"))
+    return not limited and (pattern is None or (isinstance(pattern, str) and trivial(pattern)))
+
+
+TEXT_WHY = "the parameter is written as text: every value of the old type is a string the new type accepts"
+
+
 def _nullable(s: Schemas, old: View, new: View) -> Iterator[Finding]:
-    before, after = nullable(old), nullable(new)
-    if before != after:
-        where = at(old, new, "nullable")
+    """Whether null is valid (`admits_null`): the nullable marker and null in the enum. A change of
+    the type alone (added, removed) is the `type` rule's; a marker changed while the enum refuses
+    null either way is said, and changes nothing."""
+    marked, listed = (nullable(old), nullable(new)), (null_in_enum(old), null_in_enum(new))
+    before, after = admits_null(old), admits_null(new)
+    if before != after and (marked[0] != marked[1] or listed[0] != listed[1]):
+        where = at(old, new, "nullable") if marked[0] != marked[1] else at(old, new, "enum")
+        by_enum = "" if marked[0] != marked[1] else " by the enum"
         if after:
-            yield Finding(where, "nullable", "made nullable (null is now allowed)", Effect.LOOSEN)
+            yield Finding(where, "nullable", f"made nullable (null is now allowed{by_enum})", Effect.LOOSEN)
         else:
-            yield Finding(where, "nullable", "no longer nullable (null is now refused)", Effect.TIGHTEN)
+            message = f"no longer nullable (null is now refused{by_enum})"
+            yield Finding(where, "nullable", message, Effect.TIGHTEN)
+    elif marked[0] != marked[1]:
+        state = "made nullable" if marked[1] else "no longer nullable"
+        why = f"null is {'allowed' if after else 'refused'} either way: the enum or the type decides"
+        message = f"{state} in its type, null still {'allowed' if after else 'refused'}"
+        yield Finding(at(old, new, "nullable"), "nullable", message, Effect.NEUTRAL, why=why)
 
 
 def _enum(s: Schemas, old: View, new: View) -> Iterator[Finding]:
@@ -250,14 +293,13 @@ def _deprecated(s: Schemas, old: View, new: View) -> Iterator[Finding]:
 
 def _default(s: Schemas, old: View, new: View) -> Iterator[Finding]:
     """A default changed or removed changes what a request that leaves the value out means."""
-    before, _ = first(old, "default")
-    after, _ = first(new, "default")
-    if canon(before) == canon(after):
+    before, after = written(old, "default"), written(new, "default")  # `default: null` is a default
+    if before is after or (before is not MISSING and after is not MISSING and canon(before) == canon(after)):
         return
     where = at(old, new, "default")
-    if before is None:
+    if before is MISSING:
         yield Finding(where, "default-changed", f"default {json.dumps(after)} added", Effect.NEUTRAL)
-    elif after is None:
+    elif after is MISSING:
         yield Finding(where, "default-changed", f"default {json.dumps(before)} removed", Effect.MEANING)
     else:
         message = f"default changed from {json.dumps(before)} to {json.dumps(after)}"

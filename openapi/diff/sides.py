@@ -20,6 +20,14 @@ def canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+def same(left: Any, right: Any) -> bool:
+    """Whether two JSON values are equal as JSON: Python's `==` holds `0 == False` and `1 == 1.0`,
+    so equal ones are also compared as text (only then: `==` is the fast, usual refusal)."""
+    if left is right:  # one object (or both absent: MISSING)
+        return True
+    return left == right and canon(left) == canon(right)
+
+
 def show(values: Iterable[Any]) -> str:
     return ", ".join(json.dumps(value) for value in values)
 
@@ -41,6 +49,7 @@ class Side:
         for operation in operations(self.data):
             self.operations.setdefault(operation.key, operation)
         self.by_id = {op.operation_id: op for op in self.operations.values() if op.operation_id}
+        self.memo: dict[str, Any] = {}  # what is computed once per document (op_document.targets)
 
     def deref(self, node: Any, ptr: str) -> tuple[Any, str]:
         """`node` (found at `ptr`) with its chain of local `$ref`s followed; a loop stops where it closes."""
@@ -190,18 +199,31 @@ class Stability:
     def __init__(self, old: Side, new: Side) -> None:
         self.old, self.new = old, new
         self.known: dict[str, bool] = {}
+        self.equal: set[str] = set()  # pointers whose text is the same on both sides
 
     def __call__(self, ptr: str) -> bool:
         if ptr not in self.known:
             self.known[ptr] = False  # while it is being decided: a cycle is not stable
             node = at(self.new.data, ptr)
             self.known[ptr] = (
-                node == at(self.old.data, ptr)
+                self._same_text(ptr, node)
                 and all(  # absent from both: stable
                     self(ref[1:]) for ref in local_refs(node)
                 )
             )
         return self.known[ptr]
+
+    def _same_text(self, ptr: str, node: Any) -> bool:
+        """Whether the text at `ptr` is the same on both sides: known when a node above it is."""
+        cut = ptr.rfind("/")
+        while cut > 0:
+            if ptr[:cut] in self.equal:
+                return True
+            cut = ptr.rfind("/", 0, cut)
+        if not same(node, at(self.old.data, ptr)):
+            return False
+        self.equal.add(ptr)
+        return True
 
 
 def local_refs(node: Any) -> Iterator[str]:

@@ -95,13 +95,15 @@ def _null_in(value: Any) -> bool | None:
 def admits_null(view: View) -> bool:
     """Whether null is valid. A `oneOf`/`anyOf` branch that is null admits it; a nullable type (3.1
     `type: [T, "null"]`, 3.0 `nullable: true`) only if the enum beside it is absent or lists null;
-    with neither, only if no part has a `type` and no enum refuses it."""
+    with neither, only if an enum lists null and no part has a `type` (a schema with no enum is read
+    as not nullable, as before: its `oneOf`/`anyOf`/`$ref` may refuse null)."""
     marked = [node for node, _ in view if node.get(NULLABLE) is True]
     if any(dict_(node.get(ORIGIN)).get(NULLABLE) in UNIONS for node in marked):
         return True
     if marked:
         return any(_null_in(node.get("enum")) is not False for node in marked)
-    return types(view) is None and all(_null_in(node.get("enum")) is not False for node, _ in view)
+    enums = [_null_in(node["enum"]) for node, _ in view if "enum" in node]
+    return types(view) is None and bool(enums) and all(enums)
 
 
 def enum(view: View) -> dict[str, Any] | None:

@@ -602,7 +602,8 @@ def test_renaming_a_path_parameter_alone_is_compatible() -> None:
 def test_renaming_a_path_parameter_and_changing_its_type_is_still_seen() -> None:
     def rename_and_retype(doc: Document) -> None:
         rename_path_parameter(doc)
-        doc["paths"]["/v1/items/{id}"]["parameters"][0]["schema"] = {"type": "string"}
+        # a uuid: old integer ids no longer match (a bare string would only loosen the text on the wire)
+        doc["paths"]["/v1/items/{id}"]["parameters"][0]["schema"] = {"type": "string", "format": "uuid"}
 
     rules = {(c.rule, c.classification) for c in changes_of(rename_and_retype)}
     assert ("type-changed", BREAKING) in rules and ("path-parameter-renamed", COMPATIBLE) in rules

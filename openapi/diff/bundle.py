@@ -212,10 +212,11 @@ def _located(change: Change, old: dict[str, Any], new: dict[str, Any]) -> Change
     if not parts or parts[0] != FILES or len(parts) < 2:
         return replace(change, message=shown_in(change.message), reason=shown_in(change.reason))
     document = new if at(new, change.pointer) is not MISSING else old  # where the changed thing is
+    reached = change.rule != "unused-component-changed"  # a part no reference reaches has no `via`
     return replace(
         change,
         pointer=shown(change.pointer),
-        via=via(document, change.operation, str(parts[1])),
+        via=via(document, change.operation, str(parts[1])) if reached else "",
         message=shown_in(change.message),
         reason=shown_in(change.reason),
     )

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
+from ..refs import esc
 from ..walk import Operation
 from .model import Change, Classification, Direction, Finding
 
@@ -26,6 +27,9 @@ from .model import Change, Classification, Direction, Finding
 class Evidence(Protocol):
     payload: Any
     reason: str
+
+    @property
+    def path(self) -> tuple[str | int, ...]: ...
 
 
 # (old schema, new schema, direction, old document, new document, undeclared fields?) -> a payload or None
@@ -70,7 +74,8 @@ def apply(
     for pair in pairs:
         pointers = {finding.pointer for finding in pair.findings}
         undecided = {finding.pointer for finding in pair.findings if finding.undecided}
-        mine = [change for change in changes if change.pointer in pointers]
+        # the pair's own changes: one schema reached by a request and a response has a change of each
+        mine = [c for c in changes if c.pointer in pointers and c.direction == pair.direction.value]
         shown = prover(pair.old_schema, pair.new_schema, pair.direction.value, *documents, False)
         if shown is None and any(change.breaking for change in mine):
             # a break the rules found may need a field no schema declares (an object closed)
@@ -85,8 +90,9 @@ def apply(
             continue
         example = json.dumps(shown.payload, ensure_ascii=False)
         if undecided or any(change.breaking for change in mine):
+            shows = _shown_by(shown.path, mine)
             changes = [
-                _confirmed(c, example, shown.reason, c.pointer in undecided) if c in mine else c
+                _confirmed(c, example, shown.reason, c.pointer in undecided) if c in shows else c
                 for c in changes
             ]
             continue
@@ -107,6 +113,17 @@ def apply(
             )
         )
     return changes
+
+
+def _shown_by(path: tuple[str | int, ...], mine: list[Change]) -> list[Change]:
+    """The changes of a pair the payload shows: those about the field the refusal is at (its last
+    name in the payload), when the pair has such a change; else all of the pair's."""
+    names = [part for part in path if isinstance(part, str)]
+    if not names:
+        return mine
+    field = f"/properties/{esc(names[-1])}"
+    about = [c for c in mine if field in c.pointer or f"`{names[-1]}`" in c.message]
+    return about or mine
 
 
 def _confirmed(change: Change, example: str, why: str, undecided: bool) -> Change:

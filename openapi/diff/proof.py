@@ -78,6 +78,7 @@ _MAX_ITEMS = 2  # array items beyond minItems (at the top; fewer below)
 _EDGE_ITEMS = 16  # a list as long as its maxItems is drawn up to this length
 _MAX_MAP = 3  # entries of a map (additionalProperties schema, free-form object)
 _VOCABULARY = 64  # names and words taken from the checking schema, at most
+_MAX_LENGTH = 4096  # a string drawn at a bound of the checking side is at most this long
 _SHRINK_BUDGET = 400  # payloads tried while shrinking one that breaks
 _MAX_DEPTH = 8  # nested schemas; deeper, a `$ref` cycle: anything, left to the validator to judge
 _DOC_URI = "urn:csapi:document"
@@ -92,6 +93,7 @@ class Counterexample:
     payload: Any
     reason: str
     direction: Direction
+    path: tuple[str | int, ...] = ()  # where in the payload the refusing side's error is
 
     def __str__(self) -> str:
         side = "a server following NEW" if self.direction == "request" else "a client following OLD"
@@ -158,7 +160,9 @@ def _search(
             return False
 
     builder = _Builder(Resolver(source[1]), _version(source[1]) == "3.1", undeclared)
-    builder.names, builder.words = _vocabulary(inline(target[0], Resolver(target[1])))
+    builder.names, builder.words, builder.lengths, builder.numbers = _vocabulary(
+        inline(target[0], Resolver(target[1]))
+    )
     strategy = builder.strategy(source[0])
     options = settings(
         max_examples=max_examples,
@@ -176,7 +180,8 @@ def _search(
     reason = " ".join((error.message if error else "refused").split())
     if error is not None and error.absolute_path:
         reason = f"at {'/'.join(map(str, error.absolute_path))}: {reason}"
-    return Counterexample(payload, reason[:300], direction)
+    path = tuple(error.absolute_path) if error is not None else ()
+    return Counterexample(payload, reason[:300], direction, path)
 
 
 def _version(document: dict[str, Any]) -> str:
@@ -297,6 +302,9 @@ class _Builder:
         # property of a new oneOf branch): drawn too, where a payload that breaks is likely to be
         self.names: list[str] = []
         self.words: list[str] = []
+        # the checking side's bounds, just past each: a string length, a number (a bound it adds)
+        self.lengths: list[int] = []
+        self.numbers: list[int | float] = []
         self.siblings = siblings  # 3.1: the keywords beside a `$ref` apply too (3.0 ignores them)
 
     def strategy(self, schema: Any, depth: int = 0) -> st.SearchStrategy[Any]:
@@ -348,11 +356,15 @@ class _Builder:
             return st.none()
         if kind == "string":
             text = _string(flat)
+            if self.lengths and "pattern" not in flat and "format" not in flat:
+                text |= st.sampled_from(self.lengths).flatmap(lambda n: st.text("ab", min_size=n, max_size=n))
             return text | st.sampled_from(self.words) if self.words and "pattern" not in flat else text
+        whole = [n for n in self.numbers if isinstance(n, int)]
         if kind == "integer":
-            return _integer(flat)
+            return _integer(flat) | st.sampled_from(whole) if whole else _integer(flat)
         if kind == "number":
-            return _integer(flat) | _number(flat)
+            either = _integer(flat) | _number(flat)
+            return either | st.sampled_from(self.numbers) if self.numbers else either
         if kind == "boolean":
             return st.booleans()
         if kind == "array":
@@ -412,11 +424,13 @@ class _Builder:
         return _ANY if schema is None else self.strategy(schema, depth + 1)
 
 
-def _vocabulary(schema: Any) -> tuple[list[str], list[str]]:
-    """(property names, string constants) anywhere in an inlined schema, sorted (a fixed seed's answer
-    must not depend on set order)."""
+def _vocabulary(schema: Any) -> tuple[list[str], list[str], list[int], list[int | float]]:
+    """(property names, string constants, string lengths and numbers just past its bounds) anywhere
+    in an inlined schema, sorted (a fixed seed's answer must not depend on set order)."""
     names: set[str] = set()
     words: set[str] = set()
+    lengths: set[int] = set()
+    numbers: set[int | float] = set()
     todo = [schema]
     while todo:
         node = todo.pop()
@@ -431,8 +445,24 @@ def _vocabulary(schema: Any) -> tuple[list[str], list[str]]:
             )
             values = [node.get("const"), *(enum if isinstance(enum, list) else ())]
             words.update(value for value in values if isinstance(value, str))
+            lengths.update(_past(node.get("maxLength"), 1) | _past(node.get("minLength"), -1))
+            for key in ("maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"):
+                numbers.update(_past(node.get(key), 1 if "max" in key.lower() else -1, keep=True))
             todo.extend(value for key, value in node.items() if key not in _LITERALS)
-    return sorted(names)[:_VOCABULARY], sorted(words)[:_VOCABULARY]
+    lengths = {n for n in lengths if 0 <= n <= _MAX_LENGTH}
+    return (
+        sorted(names)[:_VOCABULARY],
+        sorted(words)[:_VOCABULARY],
+        sorted(lengths)[:_VOCABULARY],
+        sorted(numbers)[:_VOCABULARY],
+    )
+
+
+def _past(bound: Any, step: int, keep: bool = False) -> set[int | float]:
+    """The value just past a numeric bound (and the bound itself, for an exclusive one or a number)."""
+    if not _is_number(bound):
+        return set()
+    return {bound + step, bound} if keep else {int(bound) + step}
 
 
 _LITERALS = ("enum", "const", "default", "example", "examples")

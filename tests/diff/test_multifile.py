@@ -320,3 +320,17 @@ def test_discriminator_mappings_and_escaped_names_reach_their_files(tmp_path: Pa
         "other": "Other",
     }
     assert bundled["x-csapi-files"] == {"kinds/a novel.yaml": novel}
+
+
+def test_a_part_of_a_file_no_reference_reaches_has_no_via(tmp_path: Path) -> None:
+    """A change in a file's unused part is reported (never silent) at the file's pointer, without a
+    `via`: no `$ref` of the root document leads there."""
+    library = {"Book": BOOK, "Shelf": {"type": "string"}}
+    old = write({"openapi.yaml": root({"$ref": "lib.yaml#/Book"}), "lib.yaml": library}, tmp_path / "a")
+    library = {**library, "Shelf": {"type": "integer"}}
+    new = write({"openapi.yaml": root({"$ref": "lib.yaml#/Book"}), "lib.yaml": library}, tmp_path / "b")
+    result = CliRunner().invoke(main, ["diff", "--no-proof", "--format", "json", str(old), str(new)])
+    changes = json.loads(result.output)["changes"]
+    assert [(c["pointer"], c["via"], c["classification"]) for c in changes] == [
+        ("lib.yaml#/Shelf", "", "compatible")
+    ]

@@ -292,3 +292,47 @@ def test_the_rules_breaking_verdict_gets_the_payload_as_its_example() -> None:
     assert changes and all(c.breaking for c in changes)
     example = next(c.example for c in changes if c.operation == "POST /v1/items/{item_id}/comments")
     assert "body" not in json.loads(example)  # the comment answered without it
+
+
+def test_every_example_shows_its_own_change() -> None:
+    """One schema reached by a request and an answer, edited four ways: each change's example is a
+    payload of its own direction (sent under OLD and refused by NEW for a request, answered under
+    NEW and refused by OLD for an answer), never the other direction's, and a bound the edit adds
+    is shown with a value just past it."""
+    from csapi.openapi.diff import diff
+
+    pet = {
+        "type": "object",
+        "required": ["name"],
+        "properties": {"name": {"type": "string"}, "tag": {"type": "string"}, "age": {"type": "integer"}},
+    }
+    body = {"content": {"application/json": {"schema": ref("Pet")}}}
+    old: Document = {
+        "openapi": "3.0.3",
+        "info": {"title": "pets", "version": "1"},
+        "paths": {
+            "/pets": {
+                "post": {
+                    "requestBody": {"required": True, **body},
+                    "responses": {"201": {"description": "created", **body}},
+                }
+            }
+        },
+        "components": {"schemas": {"Pet": pet}},
+    }
+    new = copy.deepcopy(old)
+    edited = schema(new, "Pet")["properties"]
+    edited["name"]["maxLength"] = 20  # request: breaking
+    edited["age"]["maximum"] = 30  # request: breaking
+    del edited["tag"]  # answer: breaking
+    shown_changes = [c for c in diff(old, new, proof=True) if c.example]
+    assert {(c.rule, c.direction) for c in shown_changes} >= {
+        ("bound-tightened", "request"),
+        ("property-removed", "response"),
+    }
+    for change in shown_changes:
+        payload = json.loads(change.example)
+        sent, read = (old, new) if change.direction == "request" else (new, old)
+        assert valid(payload, ref("Pet"), sent) and not valid(payload, ref("Pet"), read), change
+        if change.rule == "bound-tightened" and "maxLength" in change.pointer:
+            assert len(payload["name"]) == 21

@@ -170,6 +170,13 @@ _REASONS: dict[tuple[str, str, str], str] = {
     ("oauth-scope-removed", REQUEST, BR): (
         "a client that asks for the removed scope no longer gets a token with it"
     ),
+    # a response that had no content now has a body (issue 23: webhooks answer it, roles inverted)
+    ("response-body-added", RESPONSE, OB): (
+        "servers must now answer with a body; clients that expect none ignore it"
+    ),
+    ("response-body-added", REQUEST, BR): (
+        "a client that answers with no body, as OLD said, may now have its answer refused"
+    ),
 }
 
 _FALLBACK = {

@@ -43,6 +43,14 @@ _CALLBACK_ADDED = "the API server must now call it; a receiver that does not exp
 _CALLBACK_REMOVED = "a receiver that relies on this callback is no longer called"
 
 
+def _body_added(new: dict[str, Any], new_ptr: str) -> Finding:
+    """A response that had no `content` at all now has one: the answer must now carry a body (its
+    schema is new), not merely "a media type added". The answering side must do more: an obligation
+    for an API server (clients that expect no body ignore one), breaking for a webhook's receiver."""
+    types = ", ".join(sorted(str(k) for k in dict_(new.get("content"))))
+    return Finding(f"{new_ptr}/content", "response-body-added", f"a body added ({types})", Effect.TIGHTEN)
+
+
 def _flip(direction: Direction) -> Direction:
     return Direction.RESPONSE if direction is Direction.REQUEST else Direction.REQUEST
 
@@ -494,7 +502,10 @@ class Differ:
     ) -> Iterator[Finding]:
         yield from compare_keys("response", Keys(old, new, old_ptr, new_ptr, (self.old, self.new)))
         yield from self._headers(old, old_ptr, new, new_ptr)
-        yield from self._content(old, old_ptr, new, new_ptr, Direction.RESPONSE)
+        if not dict_(old.get("content")) and dict_(new.get("content")):
+            yield _body_added(new, new_ptr)
+        else:
+            yield from self._content(old, old_ptr, new, new_ptr, Direction.RESPONSE)
         yield from links(self.old, self.new, old_op, old, old_ptr, new_op, new, new_ptr)
 
     def _headers(

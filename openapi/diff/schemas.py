@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..refs import MISSING
-from . import schema_arrays, schema_objects, schema_unions
+from . import regex, schema_arrays, schema_objects, schema_unions
 from .model import Classification, Effect, Finding
 from .normalize import IGNORED_NULLABLE, PRIVATE
 from .schema_parts import (
@@ -213,8 +213,9 @@ def _content(s: Schemas, old: View, new: View) -> Iterator[Finding]:
     yield from subschema(s, old, new, "contentSchema", "content-changed")
 
 
-# Strings a pattern is tried on: one that finds a match in each of them (JSON Schema patterns are
-# not anchored) is taken to match every string, so it constrains nothing.
+# Strings a pattern is tried on when it cannot be read as a language (lookarounds, backreferences):
+# one that finds a match in each of them (JSON Schema patterns are not anchored) is taken to match
+# every string. Line terminators are among them: ECMA's `.` does not match them.
 _PROBES = (
     "",
     *(chr(code) for code in range(32, 127)),
@@ -225,21 +226,55 @@ _PROBES = (
     "null",
     "a b\tc",
     "0" * 257,
+    *("a" + end + "b" for end in ("\n", "\r", "\u2028", "\u2029", "\r\n")),
+    *("a" + end for end in ("\n", "\r", "\u2028", "\u2029")),
+    "\n",
+    "\r",
+    "\u2028",
 )
 
 
 @functools.cache
 def trivial(pattern: str) -> bool:
-    """Whether a pattern matches every (one-line) string, like `.*`, `^.*$`, `''` or `[\\s\\S]*`."""
+    """Whether a pattern matches every string, like `.*`, `''` or `[\\s\\S]*` (not `^.*$`: ECMA's
+    `.` matches no line terminator)."""
+    decided = regex.universal(pattern)
+    if decided is not None:
+        return decided
     try:
-        compiled = re.compile(pattern)
+        compiled = re.compile(_ecma(pattern))
     except re.error:
         return False
     return all(compiled.search(probe) for probe in _PROBES)
 
 
+def _ecma(pattern: str) -> str:
+    """`pattern` for Python's re with ECMA's `.` (no line terminator) and `$` (the end only, where
+    Python's also matches before a final newline); classes and escapes are copied as they are."""
+    out, i, inside = [], 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if char == "[":
+            inside = True
+        elif char == "]":
+            inside = False
+        elif not inside and char == ".":
+            char = "[^\\n\\r\u2028\u2029]"
+        elif not inside and char == "$":
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
 def _pattern(s: Schemas, old: View, new: View) -> Iterator[Finding]:
     written = first(old, "pattern")[0], first(new, "pattern")[0]
+    if written[0] == written[1]:  # (before reading them: greenery is loaded only when one changed)
+        return
     before, after = (None if isinstance(p, str) and trivial(p) else p for p in written)
     if before == after and written[0] != written[1]:  # reported, but it constrains nothing
         shown = " and ".join(json.dumps(p) for p in written if p is not None)
@@ -247,7 +282,26 @@ def _pattern(s: Schemas, old: View, new: View) -> Iterator[Finding]:
         why = f"{shown} match(es) every string: no value is refused either way"
         yield Finding(at(old, new, "pattern"), "pattern-changed", message, Effect.NEUTRAL, why=why)
         return
+    if isinstance(before, str) and isinstance(after, str) and before != after:
+        yield _replaced(at(old, new, "pattern"), before, after)
+        return
     yield from replaceable(old, new, "pattern", "pattern-changed", before, after)
+
+
+def _replaced(where: str, before: str, after: str) -> Finding:
+    """A pattern replaced by another, judged by the strings each accepts (regex.relation)."""
+    message = f"pattern changed from {json.dumps(before)} to {json.dumps(after)}"
+    found = regex.relation(before, after)
+    if found == "same":
+        why = "the pattern is rewritten but accepts the same strings"
+        return Finding(where, "pattern-changed", message, Effect.NEUTRAL, why=why)
+    if found in ("wider", "narrower"):
+        effect = Effect.LOOSEN if found == "wider" else Effect.TIGHTEN
+        return Finding(where, "pattern-changed", f"{message} (accepts {_ACCEPTS[found]} strings)", effect)
+    return Finding(where, "pattern-changed", message, Effect.BOTH, undecided=found is None)
+
+
+_ACCEPTS = {"wider": "more", "narrower": "fewer"}
 
 
 def _multiple_of(s: Schemas, old: View, new: View) -> Iterator[Finding]:

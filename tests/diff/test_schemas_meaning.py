@@ -79,7 +79,9 @@ def test_judge() -> None:
 # -- patterns that match every string
 
 
-@pytest.mark.parametrize("pattern", [".*", "^.*$", "", "[\\s\\S]*", "^(.*)$", "^[a-z]*", "x*"])
+@pytest.mark.parametrize(
+    "pattern", [".*", "", "[\\s\\S]*", "^[\\s\\S]*$", "^(.|\\n|\\r|\u2028|\u2029)*$", "^[a-z]*", "x*"]
+)
 def test_a_pattern_that_matches_everything_is_no_pattern(pattern: str) -> None:
     assert trivial(pattern)
     assert both_ways({"type": "string"}, {"type": "string", "pattern": pattern}) == (
@@ -92,7 +94,10 @@ def test_a_pattern_that_matches_everything_is_no_pattern(pattern: str) -> None:
     )
 
 
-@pytest.mark.parametrize("pattern", ["^[^<>]*$", ".+", "^\\d*$", "[a-z]", "^.{0,3}$", "(", "\\S"])
+# `^.*$`: ECMA's `.` matches no line terminator and `$` is the end of the text ("a\nb" fails)
+@pytest.mark.parametrize(
+    "pattern", ["^[^<>]*$", ".+", "^\\d*$", "[a-z]", "^.{0,3}$", "(", "\\S", "^.*$", "^(.*)$", "^(?!x).*$"]
+)
 def test_a_pattern_that_refuses_something_is_a_pattern(pattern: str) -> None:
     assert not trivial(pattern)
 

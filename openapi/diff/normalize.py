@@ -4,8 +4,11 @@ OpenAPI 3.0 and 3.1 (JSON Schema 2020-12) spell some constraints differently; th
 normal form, so a 3.0 -> 3.1 migration that keeps the meaning reports nothing:
 
 - `type` is a sorted list; "null" in it (3.1) and `nullable: true` beside a `type` (3.0) are both
-  the marker ``nullable: true``. 3.0 `nullable` beside `allOf`/`oneOf`/`anyOf` and no `type` (the
-  usual nullable wrapper of a `$ref`) is the marker too; `nullable` with neither changes nothing.
+  the marker ``nullable: true``. 3.0 `nullable` without a `type` in the same schema changes nothing
+  and is dropped: OpenAPI 3.0.3 says it "adds null to the allowed types specified by the type
+  keyword, only if type is explicitly defined within the same Schema Object", so `nullable: true`
+  beside `allOf`/`oneOf`/`anyOf` (a "nullable $ref" wrapper) does not admit null when a member
+  refuses it (openapi-schema-validator's OAS30Validator, which the mock runs on, refuses it too).
   In 3.1, `nullable` is no keyword and is kept under another name (compared as unknown).
 - 3.0 boolean `exclusiveMinimum`/`exclusiveMaximum` beside `minimum`/`maximum` become 3.1's numeric
   ones; `const` becomes a one-value `enum`; `example` joins the `examples` annotation.
@@ -21,15 +24,18 @@ import json
 from typing import Any
 
 # Keys the normal form adds (never in a document): where a keyword came from, the `oneOf`/`anyOf`
-# branches that only allow null (read as the nullable marker, not as branches).
+# branches that only allow null (read as the nullable marker, not as branches). `Side.view` adds two
+# more, for `schema_parts.admits_null`: the views of a union's compared branches (read when asked),
+# and, for a nullable wrap whose one branch became parts of the view, which parts those are.
 ORIGIN = "$csapi:origin"
 SKIP = "$csapi:skip"
-PRIVATE = frozenset({ORIGIN, SKIP})
+BRANCHES = "$csapi:branches"
+WRAPPED = "$csapi:wrapped"
+PRIVATE = frozenset({ORIGIN, SKIP, BRANCHES, WRAPPED})
 NULLABLE = "nullable"
 # A 3.1 document's `nullable`: not a JSON Schema keyword, so it means nothing there.
 IGNORED_NULLABLE = "nullable (a 3.0 keyword, no keyword in 3.1)"
 UNIONS = ("oneOf", "anyOf")
-COMPOSED = ("allOf", "oneOf", "anyOf")
 
 
 def is_31(data: Any) -> bool:
@@ -52,7 +58,7 @@ def normal(schema: dict[str, Any], v31: bool) -> dict[str, Any]:
             out[IGNORED_NULLABLE] = out.pop(NULLABLE)
     else:
         flag = out.pop(NULLABLE, None) is True
-        if flag and ("type" in out or any(k in out for k in COMPOSED)):
+        if flag and "type" in out:
             nullable = True
             origin[NULLABLE] = NULLABLE
         _exclusive(out, origin)

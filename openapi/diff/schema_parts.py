@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..refs import MISSING, esc
 from .model import Effect, Finding, opposite
-from .normalize import NULLABLE, ORIGIN, UNIONS
+from .normalize import BRANCHES, NULLABLE, ORIGIN, SKIP, UNIONS, WRAPPED
 from .sides import View, canon, dict_, list_
 
 if TYPE_CHECKING:
@@ -92,18 +92,43 @@ def _null_in(value: Any) -> bool | None:
     return any(v is None for v in value) if isinstance(value, list) else None
 
 
-def admits_null(view: View) -> bool:
-    """Whether null is valid. A `oneOf`/`anyOf` branch that is null admits it; a nullable type (3.1
-    `type: [T, "null"]`, 3.0 `nullable: true`) only if the enum beside it is absent or lists null;
-    with neither, only if an enum lists null and no part has a `type` (a schema with no enum is read
-    as not nullable, as before: its `oneOf`/`anyOf`/`$ref` may refuse null)."""
-    marked = [node for node, _ in view if node.get(NULLABLE) is True]
-    if any(dict_(node.get(ORIGIN)).get(NULLABLE) in UNIONS for node in marked):
-        return True
-    if marked:
-        return any(_null_in(node.get("enum")) is not False for node in marked)
-    enums = [_null_in(node["enum"]) for node, _ in view if "enum" in node]
-    return types(view) is None and bool(enums) and all(enums)
+def admits_null(view: View, depth: int = 0) -> bool:
+    """Whether null is valid: every part admits it (the parts are a conjunction: the schema and its
+    allOf members), a part when its `type` is absent or nullable (3.1 `type: [T, "null"]`, 3.0
+    `nullable: true` beside a `type`), its `enum` is absent or lists null, and its `anyOf` has a
+    branch that admits null (`oneOf`: exactly one). A nullable wrap's branch (`Side.view`) is that
+    union's alternative to null, not a part of the conjunction."""
+    if depth > _DEPTH:
+        return False  # a cycle of unions: read as not nullable
+    wrapped: set[int] = set()
+    for node, _ in view:
+        for ids in dict_(node.get(WRAPPED)).values():
+            wrapped |= ids
+    return all(_part_admits_null(node, view, depth) for node, _ in view if id(node) not in wrapped)
+
+
+_DEPTH = 8
+_TYPED_NULL = frozenset({"type", NULLABLE})  # where a nullable type came from (normalize.normal)
+
+
+def _part_admits_null(node: dict[str, Any], view: View, depth: int) -> bool:
+    if "type" in node and dict_(node.get(ORIGIN)).get(NULLABLE) not in _TYPED_NULL:
+        return False
+    if _null_in(node.get("enum")) is False or node.get("not") == {}:
+        return False
+    for keyword in UNIONS:
+        count = len(list_(dict_(node.get(SKIP)).get(keyword)))  # null-only branches
+        wrap = dict_(node.get(WRAPPED)).get(keyword)
+        branches = dict_(node.get(BRANCHES)).get(keyword)
+        if wrap is not None:
+            count += admits_null(tuple(part for part in view if id(part[0]) in wrap), depth + 1)
+        elif branches is not None:
+            count += sum(admits_null(branch, depth + 1) for branch in branches())
+        elif keyword not in node:
+            continue
+        if count == 0 or (keyword == "oneOf" and count > 1):
+            return False
+    return True
 
 
 def enum(view: View) -> dict[str, Any] | None:

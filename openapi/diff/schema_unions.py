@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .model import Classification, Effect, Finding
-from .schema_parts import additional, at, enum, first, nullable, overlap, properties, required, types
+from .schema_parts import additional, admits_null, at, enum, first, overlap, properties, required, types
 from .sides import Side, View, canon, dict_
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def _subset(findings: list[Finding]) -> bool:
 
 def disjoint(side: Side, left: View, right: View, depth: int = 0) -> bool:
     """Whether no payload is valid under both (decided by the rules below; False when unsure)."""
-    if nullable(left) and nullable(right):
+    if admits_null(left) and admits_null(right):
         return False
     left_types, right_types = types(left), types(right)
     if left_types is not None and right_types is not None and not overlap(left_types, right_types):

@@ -10,7 +10,19 @@ from typing import Any
 
 from ..refs import Resolver, at
 from ..walk import Operation, operations
-from .normalize import NULLABLE, ORIGIN, PRIVATE, SKIP, UNIONS, boolean, is_31, normal, only_null
+from .normalize import (
+    BRANCHES,
+    NULLABLE,
+    ORIGIN,
+    PRIVATE,
+    SKIP,
+    UNIONS,
+    WRAPPED,
+    boolean,
+    is_31,
+    normal,
+    only_null,
+)
 
 View = tuple[tuple[dict[str, Any], str], ...]  # a schema and its allOf members: (node, pointer) each
 
@@ -60,8 +72,8 @@ class Side:
         """The schema at `ptr` as its parts, each in the normal form (normalize.py): the schema, its
         `allOf` members (recursively), references followed. In 3.1 a `$ref` with sibling keywords is
         the siblings and the target (3.0 ignores the siblings). Branches of `oneOf`/`anyOf` that only
-        allow null are the nullable marker; a nullable wrap (`oneOf: [{type: 'null'}, X]`, 3.0
-        `nullable: true` with `oneOf: [X]`) is the marker and X, so it compares with X branch by branch.
+        allow null are the nullable marker; a union of one branch is that branch, so a nullable wrap
+        (`oneOf: [{type: 'null'}, X]`) is the marker and X, and compares with X branch by branch.
         """
         parts: list[tuple[dict[str, Any], str]] = []
         self._collect(node, ptr, frozenset(), parts)
@@ -92,16 +104,38 @@ class Side:
         for index, member in enumerate(list_(node.get("allOf"))):
             self._collect(member, f"{ptr}/allOf/{index}", seen, parts)
         for keyword in UNIONS:
-            branches = list_(node.get(keyword))
-            nulls = [i for i, branch in enumerate(branches) if self._only_null(branch)]
+            if keyword in node:
+                self._union(normalised, keyword, list_(node[keyword]), ptr, seen, parts)
+
+    def _union(
+        self,
+        normalised: dict[str, Any],
+        keyword: str,
+        branches: list[Any],
+        ptr: str,
+        seen: frozenset[str],
+        parts: list[tuple[dict[str, Any], str]],
+    ) -> None:
+        """Null-only branches are the nullable marker (the type's own marker keeps its origin); a
+        union left with one branch is that branch (`oneOf: [X]` is X), a member of the view, and with
+        null beside it (a nullable wrap) the parts it adds are noted: they are an alternative to null,
+        not a constraint on it (`admits_null`). Other unions keep their branches, viewed when asked."""
+        nulls = [i for i, branch in enumerate(branches) if self._only_null(branch)]
+        if nulls:
+            normalised[NULLABLE] = True
+            normalised.setdefault(ORIGIN, {}).setdefault(NULLABLE, keyword)
+            normalised.setdefault(SKIP, {})[keyword] = nulls
+        rest = [i for i in range(len(branches)) if i not in nulls]
+        if len(rest) == 1:
+            del normalised[keyword]
+            start = len(parts)
+            self._collect(branches[rest[0]], f"{ptr}/{keyword}/{rest[0]}", seen, parts)
             if nulls:
-                normalised[NULLABLE] = True
-                normalised.setdefault(ORIGIN, {})[NULLABLE] = keyword
-                normalised.setdefault(SKIP, {})[keyword] = nulls
-            rest = [i for i in range(len(branches)) if i not in nulls]
-            if len(rest) == 1 and normalised.get(NULLABLE):  # a nullable wrap: its branch is a member
-                del normalised[keyword]
-                self._collect(branches[rest[0]], f"{ptr}/{keyword}/{rest[0]}", seen, parts)
+                ids = frozenset(id(part) for part, _ in parts[start:])
+                normalised.setdefault(WRAPPED, {})[keyword] = ids
+            return
+        where = [(branches[i], f"{ptr}/{keyword}/{i}") for i in rest]
+        normalised.setdefault(BRANCHES, {})[keyword] = lambda: [self.view(b, at_) for b, at_ in where]
 
     def _only_null(self, branch: Any) -> bool:
         node, _ = self.deref(branch, "")
@@ -176,14 +210,14 @@ def _inline(schema: Any, resolver: Resolver, v31: bool, active: frozenset[str]) 
             out[key] = sorted(value, key=canon)
         else:
             out[key] = value
-    for keyword in UNIONS:  # null-only branches are the nullable marker; a wrap's one branch is a member
+    for keyword in UNIONS:  # null-only branches are the nullable marker; a lone branch is a member
         if keyword not in out:
             continue
         kept = [b for b in out[keyword] if not (isinstance(b, dict) and only_null(b))]
         if len(kept) < len(out[keyword]):
             out[NULLABLE] = True
         out[keyword] = kept
-        if len(kept) == 1 and out.get(NULLABLE):
+        if len(kept) == 1:  # `oneOf: [X]` is X
             del out[keyword]
             out["allOf"] = [*list_(out.get("allOf")), *kept]
     return out

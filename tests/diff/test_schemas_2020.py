@@ -268,13 +268,22 @@ def test_a_changed_if_is_undecided_and_breaking_both_ways() -> None:
         ({"type": "integer", "maximum": 9, "exclusiveMaximum": False}, {"type": "integer", "maximum": 9}),
         ({"type": "string", "enum": ["a"]}, {"type": "string", "const": "a"}),
         ({"type": "string", "example": "a"}, {"type": "string", "examples": ["a"]}),
-        (
-            {"nullable": True, "allOf": [{"$ref": "#/components/schemas/S"}]},
+        (  # 3.0.3: `nullable` beside allOf/oneOf and no `type` admits no null; a null branch does
+            {
+                "anyOf": [
+                    {"$ref": "#/components/schemas/S"},
+                    {"type": "string", "nullable": True, "enum": [None]},
+                ]
+            },
             {"anyOf": [{"$ref": "#/components/schemas/S"}, {"type": "null"}]},
         ),
         (
+            {"nullable": True, "allOf": [{"$ref": "#/components/schemas/S"}]},
+            {"allOf": [{"$ref": "#/components/schemas/S"}]},
+        ),
+        (
             {"nullable": True, "oneOf": [{"$ref": "#/components/schemas/S"}]},
-            {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/S"}]},
+            {"$ref": "#/components/schemas/S"},
         ),
         (
             {"$ref": "#/components/schemas/S", "description": "ignored in 3.0"},

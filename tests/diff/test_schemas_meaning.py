@@ -7,11 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from openapi_schema_validator import OAS30Validator, OAS31Validator
 
 from csapi.openapi.diff import Classification, Direction, Effect
 from csapi.openapi.diff.model import Finding, judge
+from csapi.openapi.diff.schema_parts import admits_null
 from csapi.openapi.diff.schemas import trivial
-from tests.diff.schema_docs import V30, both_ways, changes, verdicts
+from csapi.openapi.diff.sides import Side
+from tests.diff.schema_docs import V30, V31, both_ways, changes, verdicts
 
 BR, OB, CO = "breaking", "obligation", "compatible"
 
@@ -140,7 +143,10 @@ CLOSED_B = {**KIND_B, "additionalProperties": False}
     [
         ([KIND_A, KIND_B], KIND_C),  # a required property with disjoint values
         ([KIND_A, KIND_B], {"type": "array"}),  # another type
-        ([{"type": "string", "enum": ["a"]}], {"type": "string", "enum": ["z"]}),  # disjoint enums
+        (
+            [{"type": "string", "enum": ["a"]}, {"type": "integer"}],
+            {"type": "string", "enum": ["z"]},
+        ),  # enums
         ([CLOSED_A, CLOSED_B], obj({"z": NAME}, ("z",))),  # closed objects without the required `z`
     ],
 )
@@ -186,8 +192,15 @@ NARROWED = {"type": "string", "enum": ["a", "b"]}
     [
         ({"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Narrowed"}]}, "3.1.0"),
         ({"anyOf": [{"$ref": "#/components/schemas/Narrowed"}, {"type": "null"}]}, "3.1.0"),
-        ({"nullable": True, "allOf": [{"$ref": "#/components/schemas/Narrowed"}]}, V30),
-        ({"nullable": True, "oneOf": [{"$ref": "#/components/schemas/Narrowed"}]}, V30),
+        (
+            {
+                "anyOf": [
+                    {"$ref": "#/components/schemas/Narrowed"},
+                    {"type": "string", "nullable": True, "enum": [None]},
+                ]
+            },
+            V30,
+        ),
     ],
 )
 def test_a_nullable_wrap_is_compared_with_what_it_wraps(wrap: dict[str, Any], version: str) -> None:
@@ -198,6 +211,70 @@ def test_a_nullable_wrap_is_compared_with_what_it_wraps(wrap: dict[str, Any], ve
     assert '"c"' in removed.message
     found = changes({"$ref": "#/components/schemas/Enum"}, wrap, where="request", **kwargs)
     assert {(c.rule, c.classification.value) for c in found} == {("enum-value-removed", BR), ("nullable", OB)}
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        {"nullable": True, "allOf": [{"$ref": "#/components/schemas/Narrowed"}]},
+        {"nullable": True, "oneOf": [{"$ref": "#/components/schemas/Narrowed"}]},
+        {"nullable": True, "anyOf": [{"$ref": "#/components/schemas/Narrowed"}]},
+    ],
+)
+def test_a_30_nullable_without_type_admits_no_null(wrap: dict[str, Any]) -> None:
+    """OpenAPI 3.0.3: `nullable: true` adds null to the `type` of the same schema only; beside
+    allOf/oneOf/anyOf and no `type` it changes nothing (OAS30Validator refuses null there too)."""
+    kwargs: dict[str, Any] = {"version": V30, "Enum": ENUM, "Narrowed": NARROWED}
+    assert verdicts({"$ref": "#/components/schemas/Enum"}, wrap, where="response", **kwargs) == {
+        ("enum-value-removed", OB)
+    }
+    nullable_enum = {"type": "string", "nullable": True, "enum": ["a", "b", None]}
+    request = verdicts(nullable_enum, wrap, **kwargs)
+    assert request == {("nullable", BR)}, request
+    assert verdicts({"$ref": "#/components/schemas/Narrowed"}, wrap, **kwargs) == set()
+
+
+NULL = {"type": "null"}
+ADMITS_NULL_CASES = [
+    (V31, {"type": ["string", "null"]}),
+    (V31, {"type": ["string", "null"], "allOf": [NAME]}),  # an allOf member refuses it
+    (V31, {"type": ["string", "null"], "enum": ["a"]}),
+    (V31, {"enum": ["a", None]}),
+    (V31, {"minLength": 2}),  # no type: null is valid
+    (V31, {"anyOf": [{"type": "string"}, {"type": "integer"}]}),
+    (V31, {"oneOf": [NULL, {"anyOf": [{"type": "string"}, {"type": "integer"}]}]}),
+    (V31, {"oneOf": [NULL, {"type": ["string", "null"]}, {"type": "integer"}]}),  # two match null
+    (V31, {"anyOf": [NULL, {"type": ["string", "null"]}, {"type": "integer"}]}),
+    (V31, {"oneOf": [NULL, {"type": ["string", "null"]}]}),  # a wrap whose branch admits null too
+    (V31, {"type": "object", "oneOf": [NULL, {"type": "object"}]}),  # the type refuses null
+    (V31, {"allOf": [{"anyOf": [NULL, NAME]}, {"type": ["string", "null"]}]}),
+    (V31, {"allOf": [{"anyOf": [NULL, NAME]}, NAME]}),
+    (V31, {"oneOf": [{"type": "string"}, {"enum": [None, 1]}, {"type": "integer"}]}),
+    (V31, {"not": {}}),
+    (V30, {"type": "string", "nullable": True}),
+    (V30, {"type": "string", "nullable": True, "allOf": [NAME]}),
+    (V30, {"nullable": True, "allOf": [NAME]}),
+    (V30, {"nullable": True, "oneOf": [NAME]}),
+    (V30, {"nullable": True, "anyOf": [NAME, {"type": "integer"}]}),
+    (V30, {"nullable": True}),
+    (V30, {"anyOf": [NAME, {"type": "string", "nullable": True, "enum": [None]}]}),
+]
+
+
+@pytest.mark.parametrize(("version", "schema"), ADMITS_NULL_CASES)
+def test_admits_null_agrees_with_the_validators(version: str, schema: dict[str, Any]) -> None:
+    """Null is valid iff the type and the enum allow it, every allOf member admits it, and some
+    anyOf branch (exactly one oneOf branch) does; OAS30Validator/OAS31Validator are the oracle."""
+    validator = OAS31Validator if version == V31 else OAS30Validator
+    side = Side({"openapi": version, "components": {"schemas": {"S": schema}}})
+    view = side.view(schema, "/components/schemas/S")
+    assert admits_null(view) == validator(schema).is_valid(None)
+
+
+def test_null_beside_a_union_in_a_response_is_breaking() -> None:
+    old = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+    assert verdicts(old, {"oneOf": [NULL, old]}, where="response") == {("nullable", BR)}
+    assert verdicts(old, {"oneOf": [NULL, old]}) == {("nullable", OB)}
 
 
 # -- defaults

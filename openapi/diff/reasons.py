@@ -139,19 +139,15 @@ _REASONS: dict[tuple[str, str, str], str] = {
     ("discriminator-changed", RESPONSE, BR): (
         "clients pick the alternative by the discriminator: an answer may now be read as another alternative"
     ),
-    (
-        "union-changed",
-        REQUEST,
-        BR,
-    ): "a client that sends a payload matching none of the alternatives now gets 400",
+    ("union-changed", REQUEST, BR): (
+        "a client that sends a payload matching none of the alternatives now gets 400"
+    ),
     ("union-changed", REQUEST, OB): (
         "servers must now accept payloads that match none of the old alternatives; what clients send still works"
     ),
-    (
-        "union-changed",
-        RESPONSE,
-        BR,
-    ): "a client may now get a payload that matches none of the alternatives it knows",
+    ("union-changed", RESPONSE, BR): (
+        "a client may now get a payload that matches none of the alternatives it knows"
+    ),
     ("union-changed", RESPONSE, OB): (
         "servers must now answer payloads that match the alternatives; everything clients read was valid before"
     ),

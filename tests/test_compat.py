@@ -18,6 +18,7 @@ from csapi.openapi import compat
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 MODULES = {
     "connexion": ("csapi.mock_server.compat.connexion", "3.4.0"),
+    "greenery": ("csapi.openapi.compat.greenery", "4.3.0"),
     "jsonschema": ("csapi.mock_server.compat.jsonschema", "4.27.1"),
     "openapi-spec-validator": ("csapi.openapi.compat.openapi_spec_validator", "0.10.0"),
     "schemathesis": ("csapi.conformance.compat.schemathesis", "4.33.0"),

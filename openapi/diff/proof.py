@@ -445,7 +445,7 @@ def _vocabulary(schema: Any) -> tuple[list[str], list[str], list[int], list[int 
             )
             values = [node.get("const"), *(enum if isinstance(enum, list) else ())]
             words.update(value for value in values if isinstance(value, str))
-            lengths.update(_past(node.get("maxLength"), 1) | _past(node.get("minLength"), -1))
+            lengths.update(int(n) for n in _past(node.get("maxLength"), 1) | _past(node.get("minLength"), -1))
             for key in ("maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"):
                 numbers.update(_past(node.get(key), 1 if "max" in key.lower() else -1, keep=True))
             todo.extend(value for key, value in node.items() if key not in _LITERALS)

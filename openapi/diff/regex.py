@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -95,69 +95,24 @@ def universal(pattern: str) -> bool | None:
 _deadline: float | None = None
 
 
+def _check_clock() -> None:
+    """Called by greenery (compat.greenery) for each state it builds: past the budget, refuse."""
+    if _deadline is not None and time.monotonic() > _deadline:
+        raise Refused("too costly")
+
+
 @contextmanager
 def _budget() -> Iterator[None]:
     """Refuse (raise Refused) once greenery has crawled automata for `_BUDGET` seconds."""
     global _deadline
-    _install()
+    from ..compat.greenery import faster  # greenery loads only when two patterns are compared
+
+    faster(_check_clock)
     outer, _deadline = _deadline, time.monotonic() + _BUDGET
     try:
         yield
     finally:
         _deadline = outer
-
-
-@functools.cache
-def _install() -> None:
-    """Two of greenery 4.x's functions replaced by faster ones with the same results: every
-    automaton it builds goes through `fsm.crawl`, which looks states up in a list (quadratic) and
-    here also checks the clock against `_budget`; `Fsm.reversed`, which `reduce` calls twice after
-    each operation, scans every state for each predecessor (cubic) and here uses an inverse map."""
-    from greenery import fsm
-
-    fsm.crawl = _crawl
-    fsm.Fsm.reversed = _reversed
-
-
-def _crawl(
-    alphabet: Any, initial: Any, final: Callable[[Any], bool], follow: Callable[[Any, Any], Any]
-) -> Fsm:
-    from greenery import Fsm
-
-    def key(state: Any) -> Any:  # `parallel` crawls dicts {machine: state}, `star` sets
-        if isinstance(state, dict):
-            return tuple(state.items())
-        return frozenset(state) if isinstance(state, set) else state
-
-    states, index = [initial], {key(initial): 0}
-    finals: set[int] = set()
-    transitions: dict[int, dict[Any, int]] = {}
-    symbols = sorted(alphabet)
-    for number, state in enumerate(states):  # the list grows while it is read
-        if _deadline is not None and time.monotonic() > _deadline:
-            raise Refused("too costly")
-        if final(state):
-            finals.add(number)
-        transitions[number] = row = {}
-        for symbol in symbols:
-            target = follow(state, symbol)
-            found = index.setdefault(key(target), len(states))
-            if found == len(states):
-                states.append(target)
-            row[symbol] = found
-    return Fsm(alphabet=alphabet, states=range(len(states)), initial=0, finals=finals, map=transitions)
-
-
-def _reversed(self: Fsm) -> Fsm:
-    before: dict[tuple[Any, Any], list[Any]] = {}
-    for state, row in self.map.items():
-        for symbol, target in row.items():
-            before.setdefault((symbol, target), []).append(state)
-
-    def follow(current: frozenset[Any], symbol: Any) -> frozenset[Any]:
-        return frozenset(state for target in current for state in before.get((symbol, target), ()))
-
-    return _crawl(self.alphabet, frozenset(self.finals), lambda states: self.initial in states, follow)
 
 
 def _compile(node: Any) -> Fsm:

@@ -143,13 +143,13 @@ _REASONS: dict[tuple[str, str, str], str] = {
         "a client that sends a payload matching none of the alternatives now gets 400"
     ),
     ("union-changed", REQUEST, OB): (
-        "servers must now accept payloads that match none of the old alternatives; what clients send still works"
+        "servers must now accept payloads matching none of the old alternatives; what clients send works"
     ),
     ("union-changed", RESPONSE, BR): (
         "a client may now get a payload that matches none of the alternatives it knows"
     ),
     ("union-changed", RESPONSE, OB): (
-        "servers must now answer payloads that match the alternatives; everything clients read was valid before"
+        "servers must now answer payloads matching the alternatives; everything clients read was valid before"
     ),
     ("contains-changed", REQUEST, BR): "an array {s} valid under OLD may now lack what `contains` asks for",
     ("dependent-required", REQUEST, BR): "a client that sends a property without those it now needs gets 400",

@@ -26,12 +26,14 @@ from typing import Any
 # Keys the normal form adds (never in a document): where a keyword came from, the `oneOf`/`anyOf`
 # branches that only allow null (read as the nullable marker, not as branches). `Side.view` adds two
 # more, for `schema_parts.admits_null`: the views of a union's compared branches (read when asked),
-# and, for a nullable wrap whose one branch became parts of the view, which parts those are.
+# and, for a nullable wrap whose one branch became parts of the view, which parts those are; and a
+# union's lone branch (index, schema), paired with the other side's branches when that has a union.
 ORIGIN = "$csapi:origin"
 SKIP = "$csapi:skip"
 BRANCHES = "$csapi:branches"
 WRAPPED = "$csapi:wrapped"
-PRIVATE = frozenset({ORIGIN, SKIP, BRANCHES, WRAPPED})
+LONE = "$csapi:lone"
+PRIVATE = frozenset({ORIGIN, SKIP, BRANCHES, WRAPPED, LONE})
 NULLABLE = "nullable"
 # A 3.1 document's `nullable`: not a JSON Schema keyword, so it means nothing there.
 IGNORED_NULLABLE = "nullable (a 3.0 keyword, no keyword in 3.1)"

@@ -69,6 +69,8 @@ def properties(s: Schemas, old: View, new: View) -> Iterator[Finding]:
                 effect = Effect.LOOSEN if old_closed else Effect.OBLIGATION
                 message = f"optional property `{name}` added"
             yield from _tag([Finding(site, "property-added", message, effect)], only)
+            if name in old_required and name not in new_required:  # OLD required it without a schema
+                yield from _tag(_required_flip(name, old_required[name], old_required, new_required), only)
         elif name not in new_props:
             site = old_props[name][0][1]
             was_required = name in old_required
@@ -78,9 +80,12 @@ def properties(s: Schemas, old: View, new: View) -> Iterator[Finding]:
             )
             message = f"{'required' if was_required else 'optional'} property `{name}` removed"
             yield from _tag([Finding(site, "property-removed", message, effect)], only)
+            if name in new_required and not was_required:  # NEW requires it without a schema
+                yield from _tag(_required_flip(name, new_required[name], old_required, new_required), only)
         else:
             site = new_props[name][0][1]
-            yield from _tag(_required_flip(name, site, old_required, new_required), only)
+            flips = _access_flips(name, site, before, after, old_required, new_required)
+            yield from _tag(flips or _required_flip(name, site, old_required, new_required), only)
             yield from _tag(s.compare(before, after), only)
     for name in sorted((old_required.keys() ^ new_required.keys()) - old_props.keys() - new_props.keys()):
         where = new_required.get(name) or old_required[name]
@@ -95,6 +100,49 @@ def _required_flip(
     elif name in old_required and name not in new_required:
         message = f"`{name}` is no longer required"
         yield Finding(where, "required-removed", message, Effect.LOOSEN, subject=name)
+
+
+def _access_flips(
+    name: str,
+    where: str,
+    before: View,
+    after: View,
+    old_required: dict[str, str],
+    new_required: dict[str, str],
+) -> list[Finding]:
+    """`required` binds a readOnly property in responses only and a writeOnly one in requests only
+    (OpenAPI 3.0), so readOnly or writeOnly set or unset on a listed property makes it required, or
+    not, one way only: one finding for that way (`only`). Empty when both ways agree (`_required_flip`)."""
+    if flag(before, "readOnly") == flag(after, "readOnly") and flag(before, "writeOnly") == flag(
+        after, "writeOnly"
+    ):
+        return []
+    ways = {
+        way: (
+            name in old_required and not flag(before, hidden),
+            name in new_required and not flag(after, hidden),
+        )
+        for way, hidden in ((Direction.REQUEST, "readOnly"), (Direction.RESPONSE, "writeOnly"))
+    }
+    if ways[Direction.REQUEST] == ways[Direction.RESPONSE]:
+        return []
+    findings = []
+    for way, (was, now) in ways.items():
+        if was == now:
+            continue
+        keyword, side = ("readOnly", "requests") if way is Direction.REQUEST else ("writeOnly", "responses")
+        state = "unset" if now else "set"
+        if now:
+            rule, message, effect = "required-added", f"`{name}` is now required in {side}", Effect.TIGHTEN
+        else:
+            rule, message, effect = (
+                "required-removed",
+                f"`{name}` is no longer required in {side}",
+                Effect.LOOSEN,
+            )
+        message += f" ({keyword} {state}: `required` binds a {keyword} property in the other direction only)"
+        findings.append(Finding(where, rule, message, effect, subject=name, only=way))
+    return findings
 
 
 def additional(s: Schemas, old: View, new: View) -> Iterator[Finding]:

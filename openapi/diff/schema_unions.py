@@ -19,12 +19,14 @@ into `oneOf: [{type: 'null'}, X]` is compared with X itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .model import Classification, Effect, Finding
+from .normalize import LONE, SKIP
 from .schema_parts import additional, admits_null, at, enum, first, overlap, properties, required, types
-from .sides import Side, View, canon, dict_
+from .sides import Side, View, dict_, show
 
 if TYPE_CHECKING:
     from .schemas import Schemas
@@ -40,28 +42,44 @@ def any_of(s: Schemas, old: View, new: View) -> Iterator[Finding]:
     yield from _alternatives(s, old, new, "anyOf")
 
 
-def _branches(side: Side, view: View, keyword: str) -> tuple[list[tuple[int, Any]], str]:
-    """The compared branches of the first part with `keyword` (index, schema), and its pointer."""
+def _branches(side: Side, view: View, keyword: str) -> tuple[list[tuple[int, Any]], str, bool]:
+    """The compared branches of the first part with `keyword` (index, schema), its pointer and
+    whether the union has a null-only branch; ([], "", False) when no part has the keyword."""
     for node, ptr in view:
         if keyword in node:
-            return [(i, node[keyword][i]) for i in side.unions(node, keyword)], f"{ptr}/{keyword}"
-    return [], ""
+            branches = [(i, node[keyword][i]) for i in side.unions(node, keyword)]
+            return branches, f"{ptr}/{keyword}", bool(dict_(node.get(SKIP)).get(keyword))
+    return [], "", False
+
+
+def _lone(view: View, keyword: str) -> tuple[list[tuple[int, Any]], str, bool]:
+    """A union whose one branch the view reads as a member (`oneOf: [X]`, a nullable wrap), as
+    `_branches` gives it: paired with the branches of the other side's union."""
+    for node, ptr in view:
+        if keyword in dict_(node.get(LONE)):
+            index, branch = node[LONE][keyword]
+            return [(index, branch)], f"{ptr}/{keyword}", bool(dict_(node.get(SKIP)).get(keyword))
+    return [], "", False
 
 
 def _alternatives(s: Schemas, old: View, new: View, keyword: str) -> Iterator[Finding]:
-    """The same branches in any order are the same; the others are paired in order."""
-    before, old_ptr = _branches(s.old, old, keyword)
-    after, new_ptr = _branches(s.new, new, keyword)
-    new_prints = {j: s.new.fingerprint(node) for j, node in after}
-    unmatched_new = [j for j, _ in after]
-    unmatched_old = []
-    for i, node in before:
-        old_print = s.old.fingerprint(node)
-        twin = next((j for j in unmatched_new if new_prints[j] == old_print), None)
-        if twin is None:
-            unmatched_old.append(i)
-        else:
-            unmatched_new.remove(twin)
+    """The same branches in any order are the same; the others are paired in order. A union on one
+    side only is the keyword added or removed (`_union_added`, `_union_removed`)."""
+    before, old_ptr, old_null = _branches(s.old, old, keyword)
+    after, new_ptr, new_null = _branches(s.new, new, keyword)
+    if not old_ptr:
+        before, old_ptr, old_null = _lone(old, keyword)
+    elif not new_ptr:
+        after, new_ptr, new_null = _lone(new, keyword)
+    if not old_ptr:
+        views = {j: s.new.view(node, f"{new_ptr}/{j}") for j, node in after}
+        yield _union_added(s, keyword, old, views, new_ptr, new_null)
+        return
+    if not new_ptr:
+        views = {i: s.old.view(node, f"{old_ptr}/{i}") for i, node in before}
+        yield _union_removed(s, keyword, new, views, old_ptr, old_null)
+        return
+    _, unmatched_old, unmatched_new = _pairing(s, before, after)
     old_views = {i: s.old.view(node, f"{old_ptr}/{i}") for i, node in before}
     new_views = {j: s.new.view(node, f"{new_ptr}/{j}") for j, node in after}
     for i, j in zip(unmatched_old, unmatched_new, strict=False):
@@ -70,6 +88,88 @@ def _alternatives(s: Schemas, old: View, new: View, keyword: str) -> Iterator[Fi
         yield _added(s, keyword, j, f"{new_ptr}/{j}", new_views)
     for i in unmatched_old[len(unmatched_new) :]:
         yield _removed(s, keyword, i, f"{old_ptr}/{i}", old_views)
+
+
+def _pairing(
+    s: Schemas, before: list[tuple[int, Any]], after: list[tuple[int, Any]]
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Branches paired: those of the same content (any order), then the unmatched ones in order
+    (they are compared inside); returns the twins and the unmatched old and new indexes."""
+    new_prints = {j: s.new.fingerprint(node) for j, node in after}
+    unmatched_new = [j for j, _ in after]
+    unmatched_old, twins = [], []
+    for i, node in before:
+        old_print = s.old.fingerprint(node)
+        twin = next((j for j in unmatched_new if new_prints[j] == old_print), None)
+        if twin is None:
+            unmatched_old.append(i)
+        else:
+            unmatched_new.remove(twin)
+            twins.append((i, twin))
+    return twins, unmatched_old, unmatched_new
+
+
+def _union_added(
+    s: Schemas, keyword: str, old: View, views: dict[int, View], where: str, null: bool
+) -> Finding:
+    """A whole union added: values must now match its branches (tighten), unless every OLD value
+    matches one branch (for oneOf, one disjoint from the others): then it refuses none of them, and
+    what else changed (X moved into a branch of `oneOf: [X, Y]`) is said by the other rules."""
+    cover = _covering(s, s.new, keyword, views, lambda view: _superset(s.compare(old, view), null))
+    if cover is None:
+        message = f"`{keyword}` added: values must now match {_HOW_MANY[keyword]} of its alternatives"
+        return Finding(where, "union-changed", message, Effect.TIGHTEN)
+    message = f"`{keyword}` added; every value OLD allowed matches its alternative {cover}"
+    why = "no value valid under OLD is refused by the new alternatives"
+    return Finding(where, "union-changed", message, Effect.NEUTRAL, why=why)
+
+
+def _union_removed(
+    s: Schemas, keyword: str, new: View, views: dict[int, View], where: str, null: bool
+) -> Finding:
+    """A whole union removed: values no longer need to match its branches (loosen), unless every
+    NEW value matches one of them (for oneOf, one disjoint from the others)."""
+    cover = _covering(s, s.old, keyword, views, lambda view: _subset(_relevant(s.compare(view, new), null)))
+    if cover is None:
+        message = (
+            f"`{keyword}` removed: values no longer need to match {_HOW_MANY[keyword]} of its alternatives"
+        )
+        return Finding(where, "union-changed", message, Effect.LOOSEN)
+    message = f"`{keyword}` removed; every value NEW allows matches its alternative {cover}"
+    why = "no value refused under OLD is valid now because of the removal"
+    return Finding(where, "union-changed", message, Effect.NEUTRAL, why=why)
+
+
+_HOW_MANY = {"oneOf": "exactly one", "anyOf": "one or more"}
+
+
+def _covering(
+    s: Schemas, side: Side, keyword: str, views: dict[int, View], holds: Callable[[View], bool]
+) -> int | None:
+    """The branch (index) that holds every value of the other schema (`holds`); for oneOf it must
+    also be disjoint from the other branches, so those values match exactly one."""
+    for index, view in views.items():
+        if not holds(view):
+            continue
+        others = [other for i, other in views.items() if i != index]
+        if keyword == "anyOf" or all(relation(s, side, view, other) == "disjoint" for other in others):
+            return index
+    return None
+
+
+def _relevant(findings: list[Finding], null: bool) -> list[Finding]:
+    """Without the nullable findings when the union has a null-only branch: null is its own branch."""
+    return [finding for finding in findings if not (null and finding.rule == "nullable")]
+
+
+def _superset(findings: list[Finding], null: bool) -> bool:
+    """Whether the findings from A to B say B accepts every value A does."""
+    return all(
+        finding.effect in (Effect.LOOSEN, Effect.NEUTRAL, Effect.OBLIGATION, Effect.MEANING)
+        and not finding.undecided
+        and finding.fixed is not Classification.BREAKING
+        for finding in _relevant(findings, null)
+    )
 
 
 def _added(s: Schemas, keyword: str, index: int, where: str, views: dict[int, View]) -> Finding:
@@ -201,26 +301,69 @@ def conditional(s: Schemas, old: View, new: View) -> Iterator[Finding]:
 
 def discriminator(s: Schemas, old: View, new: View) -> Iterator[Finding]:
     """Readers pick the branch by the discriminator: added, the property now decides (tighten);
-    removed, readers that relied on it cannot (loosen); changed, both."""
-    before, after = _discriminator(s.old, old), _discriminator(s.new, new)
-    if before == after:
+    removed, readers that relied on it cannot (loosen); changed (its property, a mapping value
+    added or removed, or one leading to another schema), both. A mapping value leads to the same
+    schema when it names the same component, one of the same content (renamed), or the branch
+    paired with its old one: what that schema accepts is compared where the branch is."""
+    before, after = first(old, "discriminator")[0], first(new, "discriminator")[0]
+    if not isinstance(before, dict) and not isinstance(after, dict):
         return
     where = at(old, new, "discriminator")
-    if before is None:
+    if not isinstance(before, dict):
         yield Finding(where, "discriminator-changed", "discriminator added", Effect.TIGHTEN)
-    elif after is None:
+    elif not isinstance(after, dict):
         yield Finding(where, "discriminator-changed", "discriminator removed", Effect.LOOSEN)
     else:
-        yield Finding(where, "discriminator-changed", "discriminator changed", Effect.BOTH)
+        difference = _discriminator_difference(s, old, new, before, after)
+        if difference:
+            yield Finding(where, "discriminator-changed", f"discriminator {difference}", Effect.BOTH)
 
 
-def _discriminator(side: Side, view: View) -> str | None:
-    """The discriminator's meaning: its property and where each value leads (by content)."""
-    value, _ = first(view, "discriminator")
-    if not isinstance(value, dict):
-        return None
-    mapping = {
-        str(key): side.fingerprint({"$ref": target}) if isinstance(target, str) else canon(target)
-        for key, target in dict_(value.get("mapping")).items()
-    }
-    return canon({"propertyName": value.get("propertyName"), "mapping": mapping})
+def _discriminator_difference(
+    s: Schemas, old: View, new: View, before: dict[str, Any], after: dict[str, Any]
+) -> str:
+    """What changed in the discriminator, "" when nothing did."""
+    if before.get("propertyName") != after.get("propertyName"):
+        return f"propertyName changed from {before.get('propertyName')} to {after.get('propertyName')}"
+    was, now = dict_(before.get("mapping")), dict_(after.get("mapping"))
+    if was.keys() != now.keys():
+        added, removed = sorted(now.keys() - was.keys()), sorted(was.keys() - now.keys())
+        return (
+            "mapping changed"
+            + (f", added: {show(added)}" if added else "")
+            + (f", removed: {show(removed)}" if removed else "")
+        )
+    paired = _paired_targets(s, old, new)
+    for key in sorted(was):
+        source, target = _target(was[key]), _target(now[key])
+        if source == target or (source, target) in paired:
+            continue
+        if s.old.fingerprint({"$ref": source}) != s.new.fingerprint({"$ref": target}):
+            return f"mapping {json.dumps(key)} changed from {source} to {target}"
+    return ""
+
+
+def _target(value: Any) -> str:
+    """A mapping value as a reference: a bare name is the component of that name."""
+    text = str(value)
+    return text if "/" in text or text.startswith("#") else f"#/components/schemas/{text}"
+
+
+def _paired_targets(s: Schemas, old: View, new: View) -> set[tuple[str, str]]:
+    """The references of the union branches paired with each other (`_pairing`), old and new."""
+    for keyword in ("oneOf", "anyOf"):
+        before, _, _ = _branches(s.old, old, keyword)
+        after, _, _ = _branches(s.new, new, keyword)
+        if before and after:
+            twins, unmatched_old, unmatched_new = _pairing(s, before, after)
+            pairs = [*twins, *zip(unmatched_old, unmatched_new, strict=False)]
+            refs_old, refs_new = dict(before), dict(after)
+            return {
+                (str(refs_old[i]["$ref"]), str(refs_new[j]["$ref"]))
+                for i, j in pairs
+                if isinstance(refs_old[i], dict)
+                and isinstance(refs_new[j], dict)
+                and "$ref" in refs_old[i]
+                and "$ref" in refs_new[j]
+            }
+    return set()

@@ -12,6 +12,7 @@ from ..refs import Resolver, at
 from ..walk import Operation, operations
 from .normalize import (
     BRANCHES,
+    LONE,
     NULLABLE,
     ORIGIN,
     PRIVATE,
@@ -72,8 +73,9 @@ class Side:
         """The schema at `ptr` as its parts, each in the normal form (normalize.py): the schema, its
         `allOf` members (recursively), references followed. In 3.1 a `$ref` with sibling keywords is
         the siblings and the target (3.0 ignores the siblings). Branches of `oneOf`/`anyOf` that only
-        allow null are the nullable marker; a union of one branch is that branch, so a nullable wrap
-        (`oneOf: [{type: 'null'}, X]`) is the marker and X, and compares with X branch by branch.
+        allow null are the nullable marker; a nullable wrap (`oneOf: [{type: 'null'}, X]`, 3.0
+        `nullable: true` with `oneOf: [X]`) is X (and the marker if null is a branch), so it compares
+        with X branch by branch.
         """
         parts: list[tuple[dict[str, Any], str]] = []
         self._collect(node, ptr, frozenset(), parts)
@@ -103,9 +105,12 @@ class Side:
         parts.append((normalised, ptr))
         for index, member in enumerate(list_(node.get("allOf"))):
             self._collect(member, f"{ptr}/allOf/{index}", seen, parts)
+        # 3.0's `nullable: true` beside a union of one branch: the usual wrapper of a `$ref`, which
+        # admits null only when its `type` does (normalize.py) but is read as that branch
+        wrapper = not self.v31 and node.get(NULLABLE) is True
         for keyword in UNIONS:
             if keyword in node:
-                self._union(normalised, keyword, list_(node[keyword]), ptr, seen, parts)
+                self._union(normalised, keyword, list_(node[keyword]), ptr, seen, parts, wrapper)
 
     def _union(
         self,
@@ -115,19 +120,23 @@ class Side:
         ptr: str,
         seen: frozenset[str],
         parts: list[tuple[dict[str, Any], str]],
+        wrapper: bool,
     ) -> None:
-        """Null-only branches are the nullable marker (the type's own marker keeps its origin); a
-        union left with one branch is that branch (`oneOf: [X]` is X), a member of the view, and with
-        null beside it (a nullable wrap) the parts it adds are noted: they are an alternative to null,
-        not a constraint on it (`admits_null`). Other unions keep their branches, viewed when asked."""
+        """Null-only branches are the nullable marker (the type's own marker keeps its origin). A
+        nullable wrap (one branch left beside null, a nullable type or 3.0's `nullable`) is that
+        branch, a member of the view, and with null beside it the parts it adds are noted: they are
+        an alternative to null, not a constraint on it (`admits_null`). Other unions keep their
+        branches, viewed when asked (a plain `oneOf: [X]` too: its branch is paired with the other
+        side's branches, which the top-level rules cannot see)."""
         nulls = [i for i, branch in enumerate(branches) if self._only_null(branch)]
         if nulls:
             normalised[NULLABLE] = True
             normalised.setdefault(ORIGIN, {}).setdefault(NULLABLE, keyword)
             normalised.setdefault(SKIP, {})[keyword] = nulls
         rest = [i for i in range(len(branches)) if i not in nulls]
-        if len(rest) == 1:
+        if len(rest) == 1 and (wrapper or normalised.get(NULLABLE) is True):
             del normalised[keyword]
+            normalised.setdefault(LONE, {})[keyword] = (rest[0], branches[rest[0]])
             start = len(parts)
             self._collect(branches[rest[0]], f"{ptr}/{keyword}/{rest[0]}", seen, parts)
             if nulls:
@@ -210,14 +219,14 @@ def _inline(schema: Any, resolver: Resolver, v31: bool, active: frozenset[str]) 
             out[key] = sorted(value, key=canon)
         else:
             out[key] = value
-    for keyword in UNIONS:  # null-only branches are the nullable marker; a lone branch is a member
+    for keyword in UNIONS:  # null-only branches are the nullable marker; a wrap's one branch is a member
         if keyword not in out:
             continue
         kept = [b for b in out[keyword] if not (isinstance(b, dict) and only_null(b))]
         if len(kept) < len(out[keyword]):
             out[NULLABLE] = True
         out[keyword] = kept
-        if len(kept) == 1:  # `oneOf: [X]` is X
+        if len(kept) == 1 and (out.get(NULLABLE) or (not v31 and schema.get(NULLABLE) is True)):
             del out[keyword]
             out["allOf"] = [*list_(out.get("allOf")), *kept]
     return out

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from openapi_schema_validator import OAS30Validator, OAS31Validator
 
-from csapi.openapi.diff import Classification, Direction, Effect
+from csapi.openapi.diff import Classification, Direction, Effect, diff
 from csapi.openapi.diff.model import Finding, judge
 from csapi.openapi.diff.schema_parts import admits_null
 from csapi.openapi.diff.schemas import trivial
 from csapi.openapi.diff.sides import Side
-from tests.diff.schema_docs import V30, V31, both_ways, changes, verdicts
+from tests.diff.schema_docs import V30, V31, both_ways, changes, document, verdicts
 
 BR, OB, CO = "breaking", "obligation", "compatible"
 
@@ -61,6 +61,28 @@ def test_read_only_and_write_only_set_or_unset() -> None:
     assert both_ways(read_only, plain) == ({("read-only", OB)}, {("read-only", CO)})
     assert both_ways(plain, write_only) == ({("write-only", CO)}, {("write-only", BR)})
     assert both_ways(write_only, plain) == ({("write-only", CO)}, {("write-only", CO)})
+
+
+def test_read_only_or_write_only_unset_on_a_required_property_makes_it_required_one_way() -> None:
+    """`required` binds a readOnly property in responses only, a writeOnly one in requests only."""
+    read_only, plain = obj({"id": RO}, ("id",)), obj({"id": {"type": "integer"}}, ("id",))
+    request, response = both_ways(read_only, plain)
+    assert ("required-added", BR) in request and ("read-only", OB) in request
+    assert response == {("read-only", CO), ("required-added", CO)}
+    (change,) = [c for c in changes(read_only, plain) if c.rule == "required-added"]
+    assert "now required in requests" in change.message and "`id`" in change.reason
+    request, response = both_ways(plain, read_only)
+    assert ("required-removed", OB) in request and ("read-only", BR) in request
+    write_only, text = obj({"pw": WO}, ("pw",)), obj({"pw": NAME}, ("pw",))
+    request, response = both_ways(write_only, text)
+    assert ("required-added", OB) in response and ("required-added", CO) in request
+    (change,) = [c for c in changes(write_only, text, where="response") if c.rule == "required-added"]
+    assert "now required in responses" in change.message
+    # not listed in `required`: only the flag itself changes
+    assert both_ways(obj({"id": RO}), obj({"id": {"type": "integer"}})) == (
+        {("read-only", OB)},
+        {("read-only", CO)},
+    )
 
 
 def test_judge() -> None:
@@ -287,3 +309,70 @@ def test_a_default_changed_or_removed_is_breaking_in_requests_only() -> None:
     assert both_ways({"type": "integer"}, old) == ({("default-changed", CO)}, {("default-changed", CO)})
     (change,) = changes(obj({"n": old}), obj({"n": new}))
     assert "a client that leaves `n` out now gets other behaviour" in change.reason
+
+
+# -- a whole union added or removed
+
+
+def test_a_whole_union_removed_loosens_and_added_tightens() -> None:
+    base = obj({"kind": NAME, "content": NAME}, ("kind",))
+    rule = {"anyOf": [{"required": ["content"]}, {"properties": {"kind": {"enum": ["stack"]}}}]}
+    ruled = {**base, **rule}
+    assert both_ways(ruled, base) == ({("union-changed", OB)}, {("union-changed", BR)})
+    assert both_ways(base, ruled) == ({("union-changed", BR)}, {("union-changed", OB)})
+    (change,) = changes(ruled, base)
+    assert "`anyOf` removed" in change.message and "alternative" in change.message
+
+
+def test_a_schema_moved_into_a_branch_of_a_new_union_only_loosens() -> None:
+    kind_a = {"$ref": "#/components/schemas/A"}
+    found = verdicts(kind_a, {"oneOf": [kind_a, KIND_C]}, A=KIND_A)
+    assert {verdict for _, verdict in found} <= {OB, CO}, found
+    assert ("union-changed", CO) in found
+    found = verdicts({"oneOf": [kind_a, KIND_C]}, kind_a, A=KIND_A)  # KIND_C's values refused
+    assert ("union-changed", CO) in found and ("type-changed", BR) in found
+
+
+# -- discriminator mapping by identity
+
+
+ANIMALS = {
+    "oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+    "discriminator": {
+        "propertyName": "kind",
+        "mapping": {"cat": "#/components/schemas/Cat", "dog": "Dog"},
+    },
+}
+CAT = obj({"kind": {"const": "cat"}, "indoor": {"type": "boolean"}}, ("kind",))
+DOG = obj({"kind": {"const": "dog"}, "breed": NAME}, ("kind",))
+
+
+def test_a_mapped_schema_changed_is_reported_where_it_is_not_as_a_discriminator_change() -> None:
+    fed = {**CAT, "properties": {**CAT["properties"], "chip": NAME}}
+    assert verdicts(ANIMALS, ANIMALS, Cat=CAT, Dog=DOG) == set()
+    found = {
+        rule
+        for rule, _ in verdicts_between(ANIMALS, {"Cat": CAT, "Dog": DOG}, ANIMALS, {"Cat": fed, "Dog": DOG})
+    }
+    assert found == {"property-added"}
+
+
+def test_a_mapped_component_renamed_with_its_content_is_no_change() -> None:
+    renamed = {
+        "oneOf": [{"$ref": "#/components/schemas/Feline"}, {"$ref": "#/components/schemas/Dog"}],
+        "discriminator": {"propertyName": "kind", "mapping": {"cat": "Feline", "dog": "Dog"}},
+    }
+    assert verdicts_between(ANIMALS, {"Cat": CAT, "Dog": DOG}, renamed, {"Feline": CAT, "Dog": DOG}) == set()
+    elsewhere = {
+        **ANIMALS,
+        "discriminator": {"propertyName": "kind", "mapping": {"cat": "Dog", "dog": "Dog"}},
+    }
+    found = verdicts_between(ANIMALS, {"Cat": CAT, "Dog": DOG}, elsewhere, {"Cat": CAT, "Dog": DOG})
+    assert ("discriminator-changed", BR) in found
+
+
+def verdicts_between(
+    old: Any, old_schemas: dict[str, Any], new: Any, new_schemas: dict[str, Any]
+) -> set[tuple[str, str]]:
+    found = diff(document(old, **old_schemas), document(new, **new_schemas))
+    return {(c.rule, c.classification.value) for c in found}

@@ -173,6 +173,11 @@ def _nullable(s: Schemas, old: View, new: View) -> Iterator[Finding]:
         else:
             message = f"no longer nullable (null is now refused{by_enum})"
             yield Finding(where, "nullable", message, Effect.TIGHTEN)
+    elif before != after and (types(old) is None) == (types(new) is None):
+        # null admitted or refused through an allOf member or a union's branches
+        state = "allowed" if after else "refused"
+        effect = Effect.LOOSEN if after else Effect.TIGHTEN
+        yield Finding(node_ptr(new) or node_ptr(old), "nullable", f"null is now {state}", effect)
     elif marked[0] != marked[1]:
         state = "made nullable" if marked[1] else "no longer nullable"
         why = f"null is {'allowed' if after else 'refused'} either way: the enum or the type decides"
@@ -389,6 +394,16 @@ def _documentation(s: Schemas, old: View, new: View) -> Iterator[Finding]:
             )
 
 
+def _no_effect(s: Schemas, old: View, new: View) -> Iterator[Finding]:
+    """`nullable` in a 3.1 document: no keyword there (null is allowed by `type: [T, 'null']`), so
+    no value changes; said, since its author likely meant null to be allowed or refused."""
+    if values(old, IGNORED_NULLABLE) != values(new, IGNORED_NULLABLE):
+        where = f"{node_ptr(new) or node_ptr(old)}/nullable"
+        why = "`nullable` is no keyword in OpenAPI 3.1: null is allowed by `type: [T, 'null']`"
+        message = "`nullable` changed where it has no effect"
+        yield Finding(where, "no-effect", message, fixed=Classification.COMPATIBLE, why=why)
+
+
 def _unknown(old: View, new: View, key: str) -> Iterator[Finding]:
     if values(old, key) == values(new, key):
         return
@@ -399,11 +414,8 @@ def _unknown(old: View, new: View, key: str) -> Iterator[Finding]:
             where, "extension-changed", message, fixed=Classification.COMPATIBLE, why=_EXTENSION_WHY
         )
         return
-    shown = "nullable" if key == IGNORED_NULLABLE else key
-    why = f"csapi diff does not compare `{shown}`: judge this change by hand"
-    if key == IGNORED_NULLABLE:
-        where = f"{node_ptr(new) or node_ptr(old)}/nullable"
-    yield Finding(where, NOT_COMPARED, f"`{shown}` changed", fixed=Classification.BREAKING, why=why)
+    why = f"csapi diff does not compare `{key}`: judge this change by hand"
+    yield Finding(where, NOT_COMPARED, f"`{key}` changed", fixed=Classification.BREAKING, why=why)
 
 
 # The schema keywords of OpenAPI 3.0 and 3.1 (JSON Schema 2020-12) and the rule comparing each.
@@ -463,5 +475,6 @@ KEYWORDS: dict[str, Rule] = {
     **dict.fromkeys(("$id", "$anchor", "$dynamicAnchor", "$defs", "definitions"), _identifiers),
     **dict.fromkeys(("$schema", "$dynamicRef", "$ref"), _dialect),
     **dict.fromkeys(DOCUMENTATION, _documentation),
+    IGNORED_NULLABLE: _no_effect,
 }
 RULES: tuple[Rule, ...] = tuple(dict.fromkeys(KEYWORDS.values()))

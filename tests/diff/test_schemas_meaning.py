@@ -376,3 +376,12 @@ def verdicts_between(
 ) -> set[tuple[str, str]]:
     found = diff(document(old, **old_schemas), document(new, **new_schemas))
     return {(c.rule, c.classification.value) for c in found}
+
+
+def test_null_refused_through_an_allof_member_is_reported() -> None:
+    """Null admitted by the type but refused once an allOf member is added (or admitted again once it
+    is dropped): the nullable rule says so, though neither the marker nor the enum changed."""
+    nullable = {"type": ["string", "null"]}
+    member = {"type": ["string", "null"], "allOf": [{"type": "string"}]}
+    assert verdicts(nullable, member) == {("nullable", BR)}
+    assert verdicts(member, nullable, where="response") == {("nullable", BR)}

@@ -3,13 +3,13 @@ tool's code or the corpus' expectations.
 
 Each `corpus_blind/*.yaml` has the format of `corpus/` (see corpus/README.md: JSON Patch plus the
 corpus' own operations, `class`, `reason` fragments, `why`) and is a change a team could make to
-this API. The test runs each exactly as test_corpus does (its `_load`, `apply`, `class_of` and
-`shows`), only with `--no-proof`: it checks what the structural rules decide. Each run validates NEW
-(about a third of a second), so the default run takes the 46 entries without `slow: true`, one or
-more of every rule family, in under 20 s; `pytest -m slow` adds the other 75. The classes are
-DESIGN's: breaking when a client that follows OLD can fail against a server that follows NEW, an
-obligation when servers must only do more, compatible for any other difference, none when both
-documents mean the same API.
+this API. The test runs each exactly as test_corpus does (its `_load`, `apply`, `run_diff` and
+`assert_classified`), only with `--no-proof`: it checks what the structural rules decide. Each run
+validates NEW (about a third of a second), so the default run takes the 46 entries without `slow:
+true`, one or more of every rule family, in under 20 s; `pytest -m slow` adds the other 75. The
+classes are DESIGN's: breaking when a client that follows OLD can fail against a server that follows
+NEW, an obligation when servers must only do more, compatible for any other difference, none when
+both documents mean the same API.
 """
 
 from __future__ import annotations
@@ -22,11 +22,9 @@ from typing import Any
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
-from csapi.cli import main
 from tests.diff.documents import real
-from tests.diff.test_corpus import CLASSES, Entry, _load, apply, class_of, shows
+from tests.diff.test_corpus import CLASSES, Entry, _load, apply, assert_classified, run_diff
 
 BLIND = Path(__file__).parent / "corpus_blind"
 PATHS = sorted(BLIND.glob("*.yaml"))
@@ -38,19 +36,6 @@ PARAMS = [
 ]
 
 
-def run_diff_without_proof(
-    old: dict[str, Any], new: dict[str, Any], folder: Path
-) -> tuple[int, dict[str, Any]]:
-    """test_corpus.run_diff with `--no-proof`: the payload proof would take a second an entry."""
-    old_path, new_path = folder / "old.json", folder / "new.json"
-    old_path.write_text(json.dumps(old), encoding="utf-8")
-    new_path.write_text(json.dumps(new), encoding="utf-8")
-    args = ["diff", str(old_path), str(new_path), "--fail-on", "breaking", "--format", "json", "--no-proof"]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code in (0, 1), result.output  # 2: a side is not valid OpenAPI, or not-compared
-    return result.exit_code, json.loads(result.output)
-
-
 def _sides(entry: Entry) -> tuple[dict[str, Any], dict[str, Any]]:
     old = apply(real(), entry.base)
     return old, apply(copy.deepcopy(old), entry.patch)
@@ -59,19 +44,8 @@ def _sides(entry: Entry) -> tuple[dict[str, Any], dict[str, Any]]:
 @pytest.mark.parametrize("entry", PARAMS)
 def test_blind_edit_is_classified(entry: Entry, tmp_path: Path) -> None:
     old, new = _sides(entry)
-    exit_code, report = run_diff_without_proof(old, new, tmp_path)
-    changes = report["changes"]
-    seen = [f"{class_of(c)}: {c.get('rule')}: {c.get('pointer')}: {c.get('message')}" for c in changes]
-    worst = max((class_of(c) for c in changes), key=CLASSES.index, default="none")
-    assert worst == entry.expected, (entry.why, seen)
-    assert exit_code == (1 if entry.expected == "breaking" else 0), seen
-    if entry.expected == "none":
-        return
-    matching = [c for c in changes if class_of(c) == entry.expected and shows(c, entry.reason)]
-    assert matching, (f"no {entry.expected} change shows {entry.reason}", seen)
-    if entry.operation:
-        operations = {c.get("operation") for c in matching}
-        assert entry.operation in operations, (entry.operation, operations)
+    # without the payload proof: it would take a second an entry (test_corpus runs it)
+    assert_classified(entry, *run_diff(old, new, tmp_path, proof=False))
 
 
 def test_blind_set_has_60_edits_or_more_a_dozen_refactors_and_a_dozen_documentation_edits() -> None:

@@ -109,12 +109,37 @@ FIXTURE_SETS = ["default", "empty", "large"]
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the fixtures.")
+@click.option(
+    "--seed",
+    type=int,
+    help="Seed of the fixtures (default: 0 on a loopback --host, else drawn at random).",
+)
 @click.option(
     "--fixtures", "fixture_set", type=click.Choice(FIXTURE_SETS), default="default", show_default=True
 )
 @click.option("--api-key", help="The X-API-Key to accept (default: the state file's, else a random one).")
 @click.option("--no-admin", is_flag=True, help="Disable the mock-only /__mock__/ API.")
+@click.option(
+    "--admin-token",
+    metavar="TOKEN",
+    help="The admin API needs this X-Mock-Admin-Token header; on a --host other than loopback it "
+    "is off without one.",
+)
+@click.option(
+    "--admin-origin",
+    "admin_origins",
+    multiple=True,
+    metavar="URL",
+    help="A page on this origin (repeatable) may call the admin API with CORS (by default none may).",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="On a loopback --host, also answer requests for this Host name (repeatable); "
+    "others than localhost and loopback addresses are refused (DNS rebinding).",
+)
 @click.option(
     "--state",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -202,10 +227,13 @@ FIXTURE_SETS = ["default", "empty", "large"]
 def serve(
     host: str,
     port: int,
-    seed: int,
+    seed: int | None,
     fixture_set: str,
     api_key: str | None,
     no_admin: bool,
+    admin_token: str | None,
+    admin_origins: tuple[str, ...],
+    allowed_hosts: tuple[str, ...],
     state: Path | None,
     autosave: float | None,
     tls: bool,
@@ -226,8 +254,10 @@ def serve(
 ) -> None:
     """Run the stateful mock server until Ctrl-C (or SIGTERM); with --state, save the state then.
 
-    It listens on 127.0.0.1 unless told otherwise; on another interface with the admin API on,
-    it warns: /__mock__/ has no auth and hands out every credential.
+    It listens on 127.0.0.1 unless told otherwise, answering only requests for a loopback Host
+    (--allowed-host adds names); web pages never reach /__mock__/ (--admin-origin admits one). On
+    another interface the admin API needs --admin-token, or is off, and the fixtures' seed is
+    drawn at random unless --seed is given.
 
     \b
     Exit status: 0 stopped, 2 bad usage (e.g. --certfile without --keyfile),
@@ -268,6 +298,9 @@ def serve(
         session_ttl=session_ttl,
         engine=engine,
         workers=workers,
+        admin_token=admin_token,
+        admin_origins=admin_origins,
+        allowed_hosts=allowed_hosts,
     )
     try:
         run(options, echo=click.echo, warn=lambda message: click.echo(message, err=True))

@@ -56,6 +56,7 @@ from .guards import REFUSED, UPLOADS, GuardMiddleware, allowed_methods, error_re
 from .handlers import Ctx, handler_for
 from .sessions import MAX_SESSIONS, SESSION, Session, Sessions, Template
 from .sessions import TTL as SESSION_TTL
+from .shield import Shield, ShieldOptions
 from .store import Store
 from .store.core import utcnow
 
@@ -99,6 +100,7 @@ def create_app(
     max_sessions: int = MAX_SESSIONS,
     session_ttl: float = SESSION_TTL,
     engine: Engine | None = None,
+    shield: ShieldOptions | None = None,
 ) -> connexion.AsyncApp:
     """The mock as an ASGI app. Without a store, one is made from the `fixtures` set and `seed`.
 
@@ -120,6 +122,8 @@ def create_app(
     `max_sessions` of them, each dropped after `session_ttl` idle seconds.
     `engine` (engine/) makes the sessions a replica of a shared engine's state, joined here:
     every write goes through its log (`serve --engine`, `--workers`).
+    `shield` is the front door (shield.py): the admin API out of reach of web pages, the Host
+    check of a loopback bind, serve's --admin-token; outermost of all.
     """
     shared = engine.meta() if engine is not None else None
     if shared is not None:  # a shared engine's key, fixtures and seed are every worker's
@@ -155,9 +159,14 @@ def create_app(
     )
     for exc_class, handler in _ERROR_HANDLERS.items():
         app.add_error_handler(exc_class, handler)
-    # The first added here is the outermost: CORS (preflights reach nothing below), the session
-    # (everything below finds its store and controls at scope[SESSION]), the journal (it sees every
-    # answer below it) and the controls (they answer before the cache and the operation): front.py
+    # The first added here is the outermost: the front door (shield.py), CORS (preflights reach
+    # nothing below), the session (everything below finds its store and controls at scope[SESSION]),
+    # the journal (it sees every answer below it) and the controls (they answer before the cache and
+    # the operation): front.py
+    shield = shield or ShieldOptions()
+    if cors_origins is not None and shield.admin_origins:  # an admin page gets CORS everywhere
+        cors_origins = [*cors_origins, *shield.admin_origins]
+    app.add_middleware(Shield, position=MiddlewarePosition.BEFORE_EXCEPTION, options=shield)
     if engine is not None:  # before anything reads the state, the worker catches up with the log
         wrap = functools.partial(CORS, origins=cors_origins) if cors else None  # the 503 for pages too
         app.add_middleware(

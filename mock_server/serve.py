@@ -62,7 +62,7 @@ class ServeUsageError(ValueError):
 class ServeOptions:
     host: str = "127.0.0.1"
     port: int = 8000
-    seed: int = 0
+    seed: int | None = None  # None: 0 on a loopback bind, drawn at random on any other (resolve_seed)
     fixtures: str = "default"
     api_key: str | None = None
     admin: bool = True
@@ -83,6 +83,32 @@ class ServeOptions:
     session_ttl: float = 3600.0  # idle seconds after which such a session is dropped
     engine: str | None = None  # a shared engine's URL (redis://...): the state lives there (engine/)
     workers: int = 1  # processes serving the port; more than one needs `engine`
+    admin_origins: tuple[str, ...] = ()  # pages that may call the admin API (shield.py)
+    allowed_hosts: tuple[str, ...] = ()  # Host names a loopback bind answers besides loopback ones
+    admin_token: str | None = None  # the admin API's X-Mock-Admin-Token; off without it if not loopback
+
+
+def resolve_seed(options: ServeOptions) -> ServeOptions:
+    """`--seed` not given: 0 on a loopback bind (the same credentials every run, as a developer
+    expects), drawn at random on any other, so that fixture credentials are not known to all."""
+    if options.seed is not None:
+        return options
+    return dataclasses.replace(options, seed=0 if is_loopback(options.host) else secrets.randbelow(2**31))
+
+
+def admin_on(options: ServeOptions) -> bool:
+    """The admin API is served: asked for, and on a loopback bind or behind --admin-token."""
+    return options.admin and (is_loopback(options.host) or options.admin_token is not None)
+
+
+def shield_options(options: ServeOptions) -> Any:
+    from .shield import ShieldOptions
+
+    return ShieldOptions(
+        admin_origins=options.admin_origins,
+        allowed_hosts=frozenset(options.allowed_hosts) if is_loopback(options.host) else None,
+        admin_token=options.admin_token,
+    )
 
 
 def _stderr(message: str) -> None:
@@ -265,11 +291,29 @@ def check(options: ServeOptions) -> None:
         except ValueError as exc:
             raise ServeUsageError(f"--cors-origin: {exc}") from None
     _check_controls(options)
+    _check_shield(options)
     if options.max_sessions < 0:
         raise ServeUsageError("--max-sessions takes a whole number, 0 or more")
     _check_sharing(options)
     if not options.session_ttl > 0:
         raise ServeUsageError("--session-ttl takes a number of seconds above 0")
+
+
+def _check_shield(options: ServeOptions) -> None:
+    if options.admin_origins and not options.cors:
+        raise ServeUsageError("--admin-origin needs CORS: leave out --no-cors")
+    for origin in options.admin_origins:
+        from .cors import normalize_origin
+
+        try:
+            normalize_origin(origin)
+        except ValueError as exc:
+            raise ServeUsageError(f"--admin-origin: {exc}") from None
+    if options.admin_token is not None and not options.admin_token.strip():
+        raise ServeUsageError("--admin-token takes a non-empty token")
+    for name in options.allowed_hosts:
+        if not name.strip() or any(c in name for c in "/ @"):
+            raise ServeUsageError(f"--allowed-host: {name!r} is not a host name")
 
 
 def _check_sharing(options: ServeOptions) -> None:
@@ -307,6 +351,8 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
     from .app import create_app
     from .control import Controls, parse_latency
 
+    options = resolve_seed(options)
+    assert options.seed is not None  # resolve_seed gives one
     api_key = options.api_key
     saved: int | None = None
     engine = None
@@ -357,7 +403,7 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
         create_app,
         store,
         api_key=api_key,
-        admin=options.admin,
+        admin=admin_on(options),
         validate_responses=options.validate_responses,
         strict_requests=options.strict_requests,
         cache=options.cache,
@@ -371,6 +417,7 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
         on_shutdown=on_shutdown if keeper is not None or report is not None else None,
         background=(lambda: keeper.autosave(interval)) if keeper is not None and interval else None,
         engine=engine,
+        shield=shield_options(options),
     )
     app = _engine_call(make_app)  # on an engine, joining it may fail
     store.search_index  # noqa: B018  # build it now, not during the first search request
@@ -430,13 +477,15 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def bind_warning(host: str, admin: bool) -> str | None:
-    """The warning to print when the unauthenticated admin API is reachable from other machines."""
-    if not admin or is_loopback(host):
+def bind_warning(host: str, admin: bool, admin_token: str | None = None) -> str | None:
+    """The warning to print when the admin API was asked for on a bind other machines reach,
+    without the --admin-token it needs there: it is off."""
+    if not admin or is_loopback(host) or admin_token is not None:
         return None
     return (
-        f"WARNING: listening on {host} with the admin API on: anyone who can reach this port can read "
-        "every credential (/__mock__/credentials) and replace the state. Use --no-admin, or --host 127.0.0.1."
+        f"WARNING: listening on {host}: the admin API (/__mock__/credentials and the rest) is off, "
+        "since other machines can reach this port and no --admin-token was given. Pass "
+        "--admin-token TOKEN to serve it, --no-admin to say it is meant, or --host 127.0.0.1."
     )
 
 
@@ -485,8 +534,12 @@ def banner(
     cafile: Path | None = None,
     engine: str | None = None,
     workers: int = 1,
+    admin_token: bool = False,
+    random_seed: int | None = None,
+    admin_asked: bool = False,
 ) -> str:
-    """What a client developer needs to make a first call, ready to paste."""
+    """What a client developer needs to make a first call, ready to paste. `admin_token`: the
+    admin API needs it; `random_seed`: the fixtures' seed, drawn at random (no --seed, not loopback)."""
     curl = f"curl -s --cacert {cafile}" if cafile is not None else "curl -s"
     lines = [f"csapi mock server on {base_url}", f"  API key:  {api_key}"]
     if cafile is not None:
@@ -507,9 +560,18 @@ def banner(
             f"{base_url}/v1/collections",
             f"  header:   Authorization: Basic {basic}",
         ]
-    lines.append(f"  docs:     {base_url}/v1/ui/")
+    if random_seed is not None:
+        lines.append(
+            f"  fixtures: seed {random_seed}, drawn at random (not a loopback bind; --seed N chooses)"
+        )
+    if admin and admin_token:
+        lines.append("  admin:    needs the header X-Mock-Admin-Token (the --admin-token given)")
+    elif not admin and admin_asked:
+        lines.append("  admin:    off (not a loopback bind: it needs --admin-token TOKEN)")
+    lines.append(f"  docs:     {base_url}/v1/ui/")  # the last line before the admin API's
     if admin:
-        lines.append(f"  all credentials: {curl} {base_url}/__mock__/credentials")
+        token = " -H 'X-Mock-Admin-Token: <your --admin-token>'" if admin_token else ""
+        lines.append(f"  all credentials: {curl}{token} {base_url}/__mock__/credentials")
     return "\n".join(lines)
 
 
@@ -523,6 +585,8 @@ def run(
     import uvicorn
 
     check(options)
+    drawn = options.seed is None and not is_loopback(options.host)
+    options = resolve_seed(options)  # every worker gets the same one
     gc.disable()  # loading `large` makes millions of objects: collecting meanwhile only costs time
     try:
         app, store, api_key = build(options, warn)
@@ -541,8 +605,13 @@ def run(
             cafile = files.cafile
         scheme = "https" if tls else "http"
         base_url = f"{scheme}://{url_host(options.host)}:{options.port}"
-        echo(banner(base_url, store, api_key, options.admin, cafile, options.engine, options.workers))
-        warning = bind_warning(options.host, options.admin)
+        admin = admin_on(options)
+        seed = options.seed if drawn else None
+        token = options.admin_token is not None
+        engine, workers = options.engine, options.workers
+        text = banner(base_url, store, api_key, admin, cafile, engine, workers, token, seed, options.admin)
+        echo(text)
+        warning = bind_warning(options.host, options.admin, options.admin_token)
         if warning is not None:
             warn(warning)
         cleanup.enter_context(_sigterm_exits_cleanly())
@@ -602,7 +671,8 @@ def encode_options(options: ServeOptions) -> str:
 def decode_options(text: str) -> ServeOptions:
     data = json.loads(text)
     paths = {k: Path(data[k]) for k in _PATHS if data.get(k) is not None}
-    return ServeOptions(**{**data, **paths, "cors_origins": tuple(data["cors_origins"])})
+    tuples = {k: tuple(data[k]) for k in ("cors_origins", "admin_origins", "allowed_hosts")}
+    return ServeOptions(**{**data, **paths, **tuples})
 
 
 @contextlib.contextmanager

@@ -266,7 +266,13 @@ def test_error_bodies_carry_no_traceback_or_path(client, store, world: World):
             "/v1/collections",
             {"content": b"<x/>", "headers": {**headers, "Content-Type": "text/xml"}},
         ),
-        (400, "PUT", "/__mock__/snapshot", {"content": b"{bad"}),
+        (
+            400,
+            "PUT",
+            "/__mock__/snapshot",
+            {"content": b"{bad", "headers": {"Content-Type": "application/json"}},
+        ),
+        (415, "PUT", "/__mock__/snapshot", {"content": b"{bad"}),
         (400, "PUT", "/__mock__/snapshot", {"json": {"format": "csapi-state", "version": 1, "items": [{}]}}),
         (405, "DELETE", "/__mock__/snapshot", {}),
     ]

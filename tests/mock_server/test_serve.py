@@ -56,7 +56,7 @@ def test_build_restores_the_data_and_the_api_key(tmp_path: Path, store, world: W
     assert restored.snapshot() == store.snapshot()
     user = restored.accounts[PRO]
     headers = {"X-API-Key": "saved-key", "Authorization": basic(PRO, user.token)}
-    with app.test_client() as client:
+    with app.test_client(base_url="http://127.0.0.1") as client:  # serve checks Host
         response = client.get("/v1/collections", headers=headers)
         assert [c["name"] for c in response.json()] == ["Trips", "Team board", "Recipes"]
     _, _, explicit = build(ServeOptions(state=path, api_key="given-key"))
@@ -68,7 +68,7 @@ def test_build_without_a_state_file_starts_from_fixtures_and_saves_on_shutdown(t
     app, store, api_key = build(ServeOptions(state=path, fixtures="empty", api_key="k"))
     assert sorted(store.accounts) == [1, 2, 3, 4]
     assert not path.exists()
-    with app.test_client() as client:  # runs the lifespan: startup, then shutdown
+    with app.test_client(base_url="http://127.0.0.1") as client:  # runs the lifespan: startup, then shutdown
         user = store.accounts[PRO]
         headers = {"X-API-Key": "k", "Authorization": basic(PRO, user.token)}
         created = client.post("/v1/collections", headers=headers, json={"name": "Kept", "type": "private"})

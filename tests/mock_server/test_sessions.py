@@ -220,7 +220,7 @@ def test_the_admin_api_acts_on_the_requests_session(client: Any):
     saved = client.get("/__mock__/snapshot", headers=_in("alice")).json()
     assert "kept" in {c["name"] for c in saved["collections"]}
     assert "kept" not in {c["name"] for c in client.get("/__mock__/snapshot").json()["collections"]}
-    restored = client.put("/__mock__/snapshot", content=json.dumps(saved), headers=_in("bob"))
+    restored = client.put("/__mock__/snapshot", json=saved, headers=_in("bob"))
     assert restored.status_code == 200
     assert "kept" in bob.names()
     assert client.post("/__mock__/reset", json={"seed": SEED}, headers=_in("alice")).status_code == 200

@@ -491,7 +491,7 @@ def test_strict_keeps_the_encodings_and_refuses_empty_values_of_json(strict: Api
 def test_strict_refusals_are_journaled_with_what_was_refused(store):
     """--strict-requests holds a client to the letter; the journal still names each deviation."""
     app, served, _ = build(ServeOptions(fixtures="empty", api_key=API_KEY, strict_requests=True))
-    with app.test_client() as client:
+    with app.test_client(base_url="http://127.0.0.1") as client:  # serve checks Host
         headers = auth_headers(served, PRO)
         client.get("/v1/collections?items_per_page=4", headers=headers)
         client.post("/v1/collections", headers=headers, data={"name": "A", "type": "private", "id": "7"})
@@ -505,11 +505,11 @@ def test_strict_refusals_are_journaled_with_what_was_refused(store):
 def test_serve_strict_requests(store):
     app, served, _ = build(ServeOptions(fixtures="empty", api_key=API_KEY, strict_requests=True))
     body = {"name": "A", "type": "private", "colour": "red"}
-    with app.test_client() as client:
+    with app.test_client(base_url="http://127.0.0.1") as client:  # serve checks Host
         response = client.post("/v1/collections", headers=auth_headers(served, PRO), json=body)
         assert_error(response, 400, "invalid_input")
     app, served, _ = build(ServeOptions(fixtures="empty", api_key=API_KEY))
-    with app.test_client() as client:
+    with app.test_client(base_url="http://127.0.0.1") as client:  # serve checks Host
         assert (
             client.post("/v1/collections", headers=auth_headers(served, FREE), json=body).status_code == 201
         )

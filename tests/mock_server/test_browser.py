@@ -69,6 +69,57 @@ PAGE = """<!doctype html>
 """.replace("__NAME__", NAME)
 
 
+# A page on another origin that goes for the admin API (mock_server/shield.py): it reads the
+# credentials, posts a reset and a fault as JSON, as text/plain and without a body, and submits a
+# plain form into a hidden frame; then it calls a service route, which must still work.
+ATTACK = """<!doctype html>
+<html><head><meta charset="utf-8"><title>a page after the admin API</title></head>
+<body><pre id="result">running</pre>
+<iframe name="sink" id="sink" style="display:none"></iframe>
+<form id="form" method="POST" enctype="text/plain" target="sink">
+<input name='{"fixtures": "default", "x": "' value='"}'></form>
+<script>
+(async () => {
+  const q = new URLSearchParams(location.search);
+  const api = q.get("api");
+  const result = {origin: location.origin};
+  async function step(name, call) {
+    try {
+      const response = await call();
+      result[name] = {type: response.type, status: response.status, text: await response.text()};
+    } catch (error) {
+      result[name] = {error: String(error)};
+    }
+  }
+  const reset = JSON.stringify({fixtures: "default"});
+  const fault = JSON.stringify({operation: "*", status: "drop"});
+  await step("read", () => fetch(api + "/__mock__/credentials"));
+  await step("read_included", () => fetch(api + "/__mock__/credentials", {credentials: "include"}));
+  await step("read_opaque", () => fetch(api + "/__mock__/credentials", {mode: "no-cors"}));
+  await step("reset_json", () => fetch(api + "/__mock__/reset", {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: reset}));
+  const simple = {method: "POST", mode: "no-cors"};  // no preflight: text/plain, or no body
+  await step("reset_plain", () => fetch(api + "/__mock__/reset", {...simple, body: reset}));
+  await step("reset_empty", () => fetch(api + "/__mock__/reset", simple));
+  await step("fault_plain", () => fetch(api + "/__mock__/faults", {...simple, body: fault}));
+  await new Promise((done) => {
+    const frame = document.getElementById("sink");
+    frame.onload = done;
+    const form = document.getElementById("form");
+    form.action = api + "/__mock__/reset";
+    form.submit();
+    setTimeout(done, 3000);
+  });
+  result.form = "submitted";
+  const headers = {"X-API-Key": q.get("key"),
+                   "Authorization": "Basic " + btoa(q.get("id") + ":" + q.get("token"))};
+  await step("service", () => fetch(api + "/v1/collections", {headers}));
+  document.getElementById("result").textContent = JSON.stringify(result);
+})();
+</script></body></html>
+"""
+
+
 def chromium() -> str:
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if found is None:
@@ -81,7 +132,7 @@ def chromium() -> str:
 
 class _Page(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802  # http.server's name
-        body = PAGE.encode()
+        body = (ATTACK if self.path.startswith("/attack") else PAGE).encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -105,11 +156,11 @@ def page_origin() -> Iterator[str]:
         server.server_close()
 
 
-def run_page(page_origin: str, mock: Served) -> dict[str, Any]:
+def run_page(page_origin: str, mock: Served, page: str = "/") -> dict[str, Any]:
     """Load the page in headless chromium against `mock`; what the page wrote into the DOM."""
     user = mock.client.get("/__mock__/credentials").json()["users"][0]
     query = urlencode({"api": mock.base_url, "key": API_KEY, "id": user["id"], "token": user["token"]})
-    url = f"{page_origin}/?{query}"
+    url = f"{page_origin}{page}?{query}"
     with tempfile.TemporaryDirectory(prefix="csapi-chromium-") as profile:
         command = [
             chromium(),
@@ -175,3 +226,23 @@ def test_without_cors_the_browser_refuses_the_same_calls(page_origin: str, args:
 def _auth(mock: Served) -> dict[str, str]:
     user = mock.client.get("/__mock__/credentials").json()["users"][0]
     return {"X-API-Key": API_KEY, "Authorization": basic(user["id"], user["token"])}
+
+
+def test_a_page_on_another_origin_can_neither_read_nor_steer_the_admin_api(page_origin: str):
+    with Served("--fixtures", "empty", "--api-key", API_KEY) as mock:
+        mock.client.post("/__mock__/users", json={"name": "Only here"})  # a reset would drop it
+        before = mock.client.get("/__mock__/snapshot").json()
+        result = run_page(page_origin, mock, "/attack")
+        after = mock.client.get("/__mock__/snapshot").json()
+        faults = mock.client.get("/__mock__/faults").json()
+        mock.stop()
+    for step in ("read", "read_included", "reset_json"):
+        assert "Failed to fetch" in result[step].get("error", ""), result  # no CORS: fetch rejected
+    assert result["read_opaque"] == {"type": "opaque", "status": 0, "text": ""}, result  # nothing to read
+    for step in ("reset_plain", "reset_empty", "fault_plain"):
+        assert result[step].get("type") == "opaque", result  # sent, answered 415 or 403, unread
+    assert result["form"] == "submitted"
+    assert after == before  # neither the fetches nor the form reset anything
+    assert faults == []
+    assert result["service"]["status"] == 200, result  # the service routes still serve the page
+    assert result["service"]["type"] == "cors"

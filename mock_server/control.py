@@ -50,7 +50,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..openapi import document
 from .errors import InvalidInput, NotFound
-from .guards import FINDINGS
+from .guards import FINDINGS, read_json, whole_number
 from .journal import DEFAULT_SIZE, OPERATION, Finding, Journal, finding
 from .operations import FAULT_STATUSES, Operation, Operations
 from .sessions import SESSION
@@ -114,14 +114,16 @@ def parse_prefer(text: str, operation: Operation) -> Preference:
             wanted[name] = value
     preference = Preference(text=text.strip())
     if "delay" in wanted:
-        if not wanted["delay"].isdigit():
-            raise PreferError(f"Prefer: delay={wanted['delay']} is not a whole number of milliseconds")
-        preference.delay_ms = min(int(wanted["delay"]), MAX_DELAY_MS)
+        delay = whole_number(wanted["delay"])
+        if delay is None:
+            shown = _short(wanted["delay"])
+            raise PreferError(f"Prefer: delay={shown} is not a whole number of milliseconds")
+        preference.delay_ms = min(delay, MAX_DELAY_MS)
     code = None
     if "code" in wanted:
-        if not wanted["code"].isdigit() or not 100 <= int(wanted["code"]) <= 599:
-            raise PreferError(f"Prefer: code={wanted['code']} is not an HTTP status")
-        code = int(wanted["code"])
+        code = whole_number(wanted["code"], minimum=100, maximum=599)
+        if code is None:
+            raise PreferError(f"Prefer: code={_short(wanted['code'])} is not an HTTP status")
         if not operation.answers(code):
             raise PreferError(
                 f"Prefer: code={code} is not an answer of this operation: {operation.documented()}"
@@ -143,6 +145,11 @@ def parse_prefer(text: str, operation: Operation) -> Preference:
         message = f"Prefer: code={code} asked for this answer; {operation.operation_id} did not run."
         preference.status, preference.body, preference.run = code, _error_body(code, message), False
     return preference
+
+
+def _short(text: str, most: int = 40) -> str:
+    """A value quoted in a message, cut when long (a 5000-digit number says how long it was)."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
 
 
 def _first_status(by_status: dict[int, Any]) -> int | None:
@@ -495,9 +502,9 @@ def admin_routes(
     async def create_fault(request: Request) -> JSONResponse:
         raw = await request.body()
         try:
-            body = json.loads(raw) if raw.strip() else None
-        except ValueError as exc:
-            raise InvalidInput(f"the body is not JSON: {exc}") from None
+            body = read_json(raw) if raw.strip() else None
+        except ValueError as exc:  # malformed, too deep, an integer of 5000 digits: a 400, said
+            raise InvalidInput(str(exc)) from None
         if not isinstance(body, dict):
             raise InvalidInput('the body must be a JSON object, e.g. {"operation": "*", "status": 503}')
         return JSONResponse(submit(request, "add_fault", body=body).view(), status_code=201)
@@ -511,9 +518,10 @@ def admin_routes(
         return Response(status_code=204)
 
     async def delete_fault(request: Request) -> Response:
-        raw = request.path_params["fault_id"]
-        if not (raw.isdigit() and submit(request, "delete_fault", fault_id=int(raw))):
-            raise NotFound(f"No fault {raw}; GET /__mock__/faults lists them.")
+        raw = str(request.path_params["fault_id"])
+        fault_id = whole_number(raw, minimum=1)  # any text: never int() on 5000 digits
+        if fault_id is None or not submit(request, "delete_fault", fault_id=fault_id):
+            raise NotFound(f"No fault {_short(raw)}; GET /__mock__/faults lists them.")
         return Response(status_code=204)
 
     return [

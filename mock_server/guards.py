@@ -15,6 +15,14 @@
   the full `Allow` list on a 405 (connexion lists one method).
 - A JSON body nested deeper than MAX_DEPTH is a 400 (it recursed into a 500).
 - A JSON body with a lone surrogate escape (`\\ud800`) is a 400 (stored, it broke every answer).
+- A JSON integer of more than MAX_INT_DIGITS digits is a 400 before Python converts it (from
+  4300 digits int() raises ValueError, a 500 in connexion's reader), and so is a form field's; a
+  path id of any length is a 400, not a 500 (compat/routing.py's BoundedIntegerConverter).
+  Numbers typed by people (a limit, an id in the admin API, a Prefer value) go through
+  `whole_number`, one safe parse.
+- A body to the admin API (/__mock__/) is JSON whatever its Content-Type says, under the same
+  checks (text/plain nested 100k deep recursed into a 500), and is never read as a form: a JSON
+  body that came as urlencoded (curl -d) was read as an empty form and ignored silently.
 - `format: int64` is enforced, by connexion's validators given the mock's own format checker
   (compat/jsonschema.py): jsonschema's Draft 4 one does not know int64, so an id of 2**63
   would pass validation.
@@ -110,7 +118,30 @@ def has_optional_body(method: str, template: str | None) -> bool:
     return not body.get("required", False)
 
 
+INT64_MAX = 2**63 - 1
+MAX_INT_DIGITS = 100  # int64 has 19; no field of the document means more, and int() refuses 4300+
+ADMIN_PREFIX = "/__mock__/"  # the admin API's bodies are JSON, whatever their Content-Type
+
+
+def whole_number(text: str, *, minimum: int = 0, maximum: int = INT64_MAX) -> int | None:
+    """`text` as a whole number from `minimum` to `maximum`, else None: ASCII digits only
+    ("²".isdigit() holds, yet int() refuses it) and never converted past `maximum`'s length
+    (int() raises ValueError from 4300 digits)."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(maximum)):
+        return None
+    value = int(text)
+    return value if minimum <= value <= maximum else None
+
+
+class UnreadableJSON(ValueError):
+    """A body the mock will not read as JSON; the message says why, for a 400."""
+
+
 class _NonFinite(ValueError):
+    pass
+
+
+class _TooLong(ValueError):
     pass
 
 
@@ -119,6 +150,12 @@ def _finite(text: str) -> float:
     if math.isinf(value):
         raise _NonFinite(text)
     return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _TooLong(text)
+    return int(text)
 
 
 def _refuse(name: str) -> Any:
@@ -142,16 +179,21 @@ def nested_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def has_non_finite_number(text: str) -> bool:
-    """NaN, Infinity or a number too large for a float (1e400): Python's json reads them, and
-    the mock would store them and write invalid JSON back in every answer holding them."""
+def number_problem(text: str) -> str | None:
+    """What is wrong with the body's numbers, if anything: NaN, Infinity or a number too large
+    for a float (1e400), which Python's json reads and the mock would store and write back as
+    invalid JSON; an integer of more than MAX_INT_DIGITS digits, which Python converts in time
+    quadratic in its length and refuses from 4300 digits (a ValueError, a 500)."""
     try:
-        json.loads(text, parse_constant=_refuse, parse_float=_finite)
+        json.loads(text, parse_constant=_refuse, parse_float=_finite, parse_int=_bounded_int)
     except _NonFinite:
-        return True
-    except ValueError:  # malformed: connexion answers that
-        return False
-    return False
+        return "The JSON body has NaN or an infinite number, which JSON does not allow."
+    except _TooLong as exc:
+        digits = len(str(exc).lstrip("-"))
+        return f"The JSON body has an integer of {digits} digits; the mock reads at most {MAX_INT_DIGITS}."
+    except (ValueError, RecursionError):  # malformed: the reader answers that
+        return None
+    return None
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -169,6 +211,36 @@ def has_lone_surrogate(text: str) -> bool:
     except ValueError:  # malformed: connexion answers that
         return False
     return False
+
+
+def json_problem(body: bytes) -> str | None:
+    """Why a JSON body cannot be read safely (the message of a 400), or None: not UTF-8, nested
+    too deep, a number Python's reader would choke on or store wrongly, a lone surrogate. A
+    body that is merely malformed passes: its reader says so."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return "The JSON body is not valid UTF-8."
+    if nested_too_deep(text):
+        return "The JSON body is nested too deeply."
+    problem = number_problem(text)
+    if problem is not None:
+        return problem
+    if has_lone_surrogate(text):
+        return "The JSON body has a lone surrogate escape (\\ud800 without its pair)."
+    return None
+
+
+def read_json(body: bytes) -> Any:
+    """The body as JSON, for the admin API's own readers; UnreadableJSON (a ValueError) says why
+    not, whether it is malformed or one of json_problem's cases (never a RecursionError)."""
+    problem = json_problem(body)
+    if problem is not None:
+        raise UnreadableJSON(problem)
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        raise UnreadableJSON(f"the body is not JSON: {exc}") from None
 
 
 def alias_count(method: str, path: str, query: bytes) -> bytes:
@@ -255,7 +327,7 @@ class GuardMiddleware:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         length = headers.get("content-length", "")
-        if length.isdigit() and int(length) > self.max_body:
+        if length.isascii() and length.isdigit() and (len(length) > 19 or int(length) > self.max_body):
             await _send(send, _too_large(self.max_body))
             return
         body, more = b"", True
@@ -276,27 +348,17 @@ class GuardMiddleware:
             return
         data: Any = None  # the body as JSON, when the tolerance has to read it
         rewrite = False  # the body handed on is `data`, not the bytes that came
-        if body and media_type in JSON_TYPES:
-            try:
-                text = body.decode("utf-8")
-            except UnicodeDecodeError:
-                await _send(send, error_response(400, "invalid_input", "The JSON body is not valid UTF-8."))
+        admin = scope["path"].startswith(ADMIN_PREFIX)
+        if body and (media_type in JSON_TYPES or admin):
+            problem = json_problem(body)
+            if problem is not None:
+                await _send(send, error_response(400, "invalid_input", problem))
                 return
-            if nested_too_deep(text):
-                await _send(send, error_response(400, "invalid_input", "The JSON body is nested too deeply."))
-                return
-            if has_non_finite_number(text):
-                message = "The JSON body has NaN or an infinite number, which JSON does not allow."
-                await _send(send, error_response(400, "invalid_input", message))
-                return
-            if has_lone_surrogate(text):
-                message = "The JSON body has a lone surrogate escape (\\ud800 without its pair)."
-                await _send(send, error_response(400, "invalid_input", message))
-                return
-            if text.lstrip().startswith("{"):  # an object: its fields are the tolerance's business
+            text = body.decode("utf-8")
+            if text.lstrip().startswith("{") and not admin:  # an object: the tolerance's business
                 with contextlib.suppress(ValueError):  # malformed: connexion answers that
                     data = json.loads(text)
-        elif media_type in FORM_TYPES and scope["method"] != "GET":
+        elif media_type in FORM_TYPES and scope["method"] != "GET" and not admin:
             try:
                 pairs, uploads = await _form_pairs(scope, body)
             except (UnicodeDecodeError, ValueError, MultiPartException, HTTPException) as exc:
@@ -305,7 +367,12 @@ class GuardMiddleware:
                 message = f"The form body is malformed: {detail}"
                 await _send(send, error_response(400, "invalid_input", message))
                 return
-            data = form_to_json(scope["method"], scope["path"], pairs, None if self.strict else findings)
+            try:
+                data = form_to_json(scope["method"], scope["path"], pairs, None if self.strict else findings)
+            except ValueError:  # a field's value Python would not convert (an integer of 5000 digits)
+                message = f"The form body has a number of over {MAX_INT_DIGITS} digits."
+                await _send(send, error_response(400, "invalid_input", message))
+                return
             rewrite = True
             scope = {**scope, UPLOADS: uploads}
         if moved and ((data is None and not body) or isinstance(data, dict)):

@@ -31,7 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .errors import InvalidInput
-from .guards import FINDINGS
+from .guards import FINDINGS, INT64_MAX, whole_number
 from .sessions import SESSION
 
 if TYPE_CHECKING:
@@ -341,9 +341,9 @@ def admin_routes(
         raw = request.query_params.get("limit")
         limit = None
         if raw is not None:
-            if not raw.isdigit() or int(raw) < 1:
-                raise InvalidInput("limit must be a whole number above 0")
-            limit = int(raw)
+            limit = whole_number(raw, minimum=1)  # never int() on 5000 digits, nor islice past maxsize
+            if limit is None:
+                raise InvalidInput(f"limit must be a whole number from 1 to {INT64_MAX}")
         return JSONResponse(controls_of(request).journal.render(limit))
 
     async def clear_requests(request: Request) -> Response:

@@ -39,6 +39,7 @@ from ...openapi.compat import require
 
 require("connexion", "3.3", "3.4")
 
+import connexion.frameworks.starlette
 from connexion.frameworks.starlette import FloatConverter, IntegerConverter
 from connexion.jsonifier import Jsonifier
 from connexion.middleware.routing import RoutingMiddleware
@@ -127,6 +128,21 @@ class RouteIndex:
             if matched is Match.FULL:
                 return mount_scope, route, route_scope
         return None
+
+
+class BoundedIntegerConverter(IntegerConverter):
+    """connexion's `{id:int}` path converter ran int() on any run of digits while routing: from
+    4300 digits it raised ValueError (a 500). Past guards.MAX_INT_DIGITS the value stays text,
+    which connexion's coercion then refuses as not an integer (a 400)."""
+
+    def convert(self, value: str) -> Any:
+        return int(value) if len(value) <= _MAX_DIGITS else value
+
+
+_MAX_DIGITS = 100  # guards.MAX_INT_DIGITS (not imported: guards comes after compat)
+# connexion's RoutingMiddleware (both modes) registers `starlette_utils.IntegerConverter()` in
+# starlette's global registry as each app is made, before compiling its routes: it makes this one.
+connexion.frameworks.starlette.IntegerConverter = BoundedIntegerConverter
 
 
 class FastRoutingMiddleware(RoutingMiddleware):

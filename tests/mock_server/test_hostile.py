@@ -23,7 +23,9 @@ from csapi.mock_server.app import MAX_BODY_BYTES
 from tests.mock_server.conftest import PRO, TEAM, Api, World, assert_error, auth_headers
 
 BIG = 2**64  # beyond int64
+DIGITS = "9" * 5000  # past Python's int-to-str limit (4300 digits): int() raises ValueError
 JSON = {"Content-Type": "application/json"}
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
 def nested(depth: int) -> dict[str, Any]:
@@ -58,6 +60,31 @@ CASES: list[tuple[str, str, str, dict[str, Any], int, str | None]] = [
     ("NUL in a path id", "GET", "/v1/collections/1%00", {}, 404, "not_found"),
     ("invalid UTF-8 in a path id", "GET", "/v1/items/%ff", {}, 404, "not_found"),
     ("query id beyond 64 bits", "GET", f"/v1/items?collection_id={BIG}", {}, 400, "invalid_input"),
+    # numbers past Python's int-to-str limit (issue 24): int() raised ValueError, a 500
+    ("path id of 5000 digits", "GET", f"/v1/items/{DIGITS}", {}, 400, "invalid_input"),
+    ("path id of 5000 digits on a delete", "DELETE", f"/v1/collections/{DIGITS}", {}, 400,
+     "invalid_input"),
+    ("second path id of 5000 digits", "DELETE", f"/v1/teams/{TEAM}/users/{DIGITS}", {}, 400,
+     "invalid_input"),
+    ("page of 5000 digits", "GET", f"/v1/items?page={DIGITS}", {}, 400, "invalid_input"),
+    ("per_page of 5000 digits", "GET", f"/v1/collections?per_page={DIGITS}", {}, 400, "invalid_input"),
+    ("query id of 5000 digits", "GET", f"/v1/items?collection_id={DIGITS}", {}, 400, "invalid_input"),
+    ("body id of 5000 digits", "PUT", "/v1/items",
+     {"content": f'{{"items": [{DIGITS}]}}'.encode(), "headers": JSON}, 400, "invalid_input"),
+    ("body id of minus 5000 digits", "POST", "/v1/collections",
+     {"content": f'{{"name": "n", "type": "private", "users": [-{DIGITS}]}}'.encode(), "headers": JSON},
+     400, "invalid_input"),
+    ("unknown body field of 5000 digits", "PUT", "/v1/items/{note}",
+     {"content": f'{{"name": "x", "unknown": {DIGITS}}}'.encode(), "headers": JSON}, 400, "invalid_input"),
+    ("form field of 5000 digits", "PUT", "/v1/items",
+     {"content": f"items={DIGITS}".encode(), "headers": FORM},
+     400, "invalid_input"),
+    ("Prefer delay of 5000 digits", "GET", "/v1/ping", {"headers": {"Prefer": f"delay={DIGITS}"}}, 400,
+     "invalid_input"),
+    ("Prefer code of 5000 digits", "GET", "/v1/ping", {"headers": {"Prefer": f"code={DIGITS}"}}, 400,
+     "invalid_input"),
+    ("Prefer delay of a superscript digit", "GET", "/v1/ping", {"headers": {"Prefer": "delay=²".encode()}},
+     400, "invalid_input"),
     ("body ids beyond 64 bits", "PUT", "/v1/items", {"json": {"items": [BIG]}}, 400, "invalid_input"),
     ("body collection_id beyond 64 bits", "PUT", "/v1/items",
      {"json": {"items": ["{note}"], "collection_id": BIG}}, 400, "invalid_input"),

@@ -35,7 +35,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,7 +92,7 @@ class Shield:
         from .cors import normalize_origin
 
         options = options or ShieldOptions()
-        self.app = app
+        self.app: Callable[..., Awaitable[None]] = app
         self.admin_origins = frozenset(normalize_origin(o).encode("latin-1") for o in options.admin_origins)
         self.hosts = None if options.allowed_hosts is None else {h.lower() for h in options.allowed_hosts}
         self.token = options.admin_token.encode() if options.admin_token is not None else None

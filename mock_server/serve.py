@@ -150,8 +150,13 @@ def write_state(path: Path, capture: Capture, api_key: str) -> None:
 
     A temporary file is made 0600 by mkstemp, and so is the state file: it holds every
     credential. A failed write removes its temporary file and leaves `path` as it was.
+
+    A symlink is resolved once, and its target written (the temporary file beside the target,
+    renamed over it): the link stays a link, where renaming over the link replaced it by a file
+    and the target stopped updating.
     """
     data = {**capture.render(), "api_key": api_key}
+    path = state_target(path)
     folder = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
@@ -172,6 +177,7 @@ def write_state(path: Path, capture: Capture, api_key: str) -> None:
             os.close(dir_fd)
 
 
+EXIT_UNSAVED = 1  # serve's exit status when the state could not be saved at shutdown
 _CHUNK = 1000  # records per json.dumps call
 
 
@@ -193,8 +199,15 @@ def _encode(data: dict[str, Any]) -> Iterator[bytes]:
     yield b"}"
 
 
+def state_target(path: Path) -> Path:
+    """The file a save writes: `path`, or the file it links to (a chain of links followed; a link
+    to a file not made yet gives that file)."""
+    return Path(os.path.realpath(path))
+
+
 def temporaries(path: Path) -> list[Path]:
-    """Temporary files `write_state` leaves beside `path` when it is killed mid-write."""
+    """Temporary files `write_state` leaves beside `path` (its target) when it is killed mid-write."""
+    path = state_target(path)
     prefix = f".{path.name}."
     return [p for p in path.parent.iterdir() if p.name.startswith(prefix) and p.name.endswith(".tmp")]
 
@@ -215,6 +228,7 @@ class StateKeeper:
     ):
         self.path, self.store, self.api_key, self.saved, self.warn = path, store, api_key, saved, warn
         self.writes = 0
+        self.failed = False  # the save at shutdown failed: serve exits non-zero (run)
 
     def changed(self) -> bool:
         return self.store.generation != self.saved
@@ -229,9 +243,12 @@ class StateKeeper:
         return True
 
     def save_at_shutdown(self) -> None:
+        """One line on stderr if it fails, and `failed` set: the changes since the last save are
+        lost, which the exit status says too (run, EXIT_UNSAVED)."""
         try:
             self.save()
         except Exception as exc:  # a traceback in uvicorn's log would bury the one fact that matters
+            self.failed = True
             self.warn(
                 f"csapi: could not save the state to {self.path} ({_one_line(exc)}); the file is as it was"
             )
@@ -460,7 +477,7 @@ def write_report_at_shutdown(path: Path, controls: Any, warn: Callable[[str], No
 
 def _check_state_folder(path: Path) -> None:
     """A state that could not be saved at shutdown would be lost: refuse to start instead."""
-    folder = path.parent
+    folder = state_target(path).parent
     if not folder.is_dir():
         raise StateFileError(f"{path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
@@ -630,7 +647,11 @@ def run(
             **tls,
         }
         if options.workers == 1:
-            uvicorn.run(app, log_level="warning", **listen)
+            try:
+                uvicorn.run(app, log_level="warning", **listen)
+            finally:  # also on SIGTERM's SystemExit(0), which this replaces
+                if app.state.keeper is not None and app.state.keeper.failed:
+                    raise SystemExit(EXIT_UNSAVED)
             return
         # Each worker is a process of its own that builds its app from the options (`worker_app`),
         # joins the engine the app here has started, and serves the one socket uvicorn listens on.

@@ -350,3 +350,108 @@ def test_the_file_is_encoded_in_pieces_byte_for_byte_as_json_dumps(records: int)
     rows = [{"i": i, "s": 'é"\n'} for i in range(records)]
     data = {"format": "f", "rows": rows, "d": {"k": [1]}, "api_key": "k"}
     assert b"".join(serve._encode(data)) == json.dumps(data, separators=(",", ":")).encode()
+
+
+# ---------------------------------------------------------------------- issue 24, item 5
+def test_a_symlinked_state_file_writes_its_target_and_stays_a_link(tmp_path: Path, store):
+    """The save renames over the target, its temporary file beside the target: the link (and a
+    link to a link) stays, and the target holds the new state."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "links").mkdir()
+    target = tmp_path / "real" / "state.json"
+    middle = tmp_path / "links" / "middle.json"
+    link = tmp_path / "links" / "state.json"
+    middle.symlink_to(target)
+    link.symlink_to(middle)
+    save_state(link, store, "k")  # the target does not exist yet
+    store.create_user()
+    save_state(link, store, "k2")
+    assert link.is_symlink() and middle.is_symlink() and os.readlink(link) == str(middle)
+    assert json.loads(target.read_text())["api_key"] == "k2"
+    assert load_state(link)[1] == "k2"
+    assert sorted(p.name for p in (tmp_path / "links").iterdir()) == ["middle.json", "state.json"]
+    assert [p.name for p in (tmp_path / "real").iterdir()] == ["state.json"]
+    assert temporaries(link) == []
+
+
+def test_a_real_server_saves_through_a_symlinked_state_file(tmp_path: Path):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "state.json"
+    link = tmp_path / "state.json"
+    link.symlink_to(target)
+    with Served("--state", str(link), "--fixtures", "empty", "--api-key", "k") as served:
+        new = served.client.post("/__mock__/users", json={"plan": "pro"}).json()
+        status, _, err = served.stop()
+    assert (status, err) == (0, "")
+    assert link.is_symlink()
+    assert new["id"] in [account["id"] for account in json.loads(target.read_text())["accounts"]]
+    with Served("--state", str(link), "--api-key", "k") as served:  # and it loads back through it
+        assert new in served.client.get("/__mock__/credentials").json()["users"]
+        served.stop()
+    assert link.is_symlink()
+
+
+def _break_folder(folder: Path) -> None:
+    for child in folder.iterdir():
+        child.unlink()
+    folder.rmdir()
+
+
+def _in_the_way(folder: Path) -> None:
+    """The state file's name taken by a folder: the rename over it fails (root or not)."""
+    (folder / "state.json").unlink(missing_ok=True)
+    (folder / "state.json").mkdir()
+    (folder / "state.json" / "x").write_text("x")
+
+
+ROOT_USER = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _read_only(folder: Path) -> None:
+    folder.chmod(0o500)
+
+
+@pytest.mark.parametrize(
+    "breaks",
+    [
+        _break_folder,
+        _in_the_way,
+        pytest.param(
+            _read_only,
+            marks=pytest.mark.skipif(
+                hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes anyway"
+            ),
+        ),
+    ],
+)
+def test_a_failed_save_at_shutdown_exits_non_zero_with_one_line(tmp_path: Path, breaks: Any):
+    """The folder removed, or the file unwritable, while serving: SIGTERM saves, fails, says so
+    in one line naming the file and why (no traceback), and the exit status is not 0."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "state.json"
+    with Served("--state", str(path), "--fixtures", "empty", "--api-key", "k") as served:
+        assert served.client.post("/__mock__/users", json={"plan": "pro"}).status_code == 201
+        breaks(folder)
+        try:
+            status, _, err = served.stop()
+        finally:
+            folder.chmod(0o700) if folder.exists() else None
+    assert status == serve.EXIT_UNSAVED != 0
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"csapi: could not save the state to {path} (")
+    assert "Traceback" not in err
+
+
+def test_a_save_at_shutdown_with_nothing_changed_exits_0(tmp_path: Path):
+    path = tmp_path / "state.json"
+    with Served("--state", str(path), "--fixtures", "empty", "--api-key", "k") as served:
+        assert served.stop()[0] == 0
+    with Served("--state", str(path), "--api-key", "k") as served:
+        path.parent.chmod(0o500)  # nothing to save: nothing fails
+        try:
+            status, _, err = served.stop()
+        finally:
+            path.parent.chmod(0o700)
+    assert (status, err) == (0, "")

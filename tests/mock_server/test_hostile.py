@@ -275,3 +275,90 @@ def test_an_endless_chunked_body_is_read_only_to_the_cap(app, store):
     status, body, _ = _call(app, headers, iter([b'{"name": "after", "type": "private"}']))
     assert status == 201, body
     assert body["name"] == "after"
+
+
+# ---------------------------------------------------------------------- issue 24: the admin API, served
+DEEP = b"[" * 100_000  # Python's json recursed into a RecursionError on it
+ADMIN_CASES: list[tuple[str, str, str, dict[str, Any], int]] = [
+    ("limit of 10^20", "GET", f"/__mock__/requests?limit={10**20}", {}, 400),
+    ("limit of 5000 digits", "GET", f"/__mock__/requests?limit={DIGITS}", {}, 400),
+    ("negative limit", "GET", "/__mock__/requests?limit=-1", {}, 400),
+    ("limit of a word", "GET", "/__mock__/requests?limit=ten", {}, 400),
+    ("limit of a superscript digit", "GET", "/__mock__/requests?limit=%C2%B2", {}, 400),
+    ("fault id of 5000 digits", "DELETE", f"/__mock__/faults/{DIGITS}", {}, 404),
+    ("fault id of a superscript digit", "DELETE", "/__mock__/faults/%C2%B2", {}, 404),
+    ("deep JSON reset", "POST", "/__mock__/reset", {"content": DEEP, "headers": JSON}, 400),
+    ("deep text/plain reset", "POST", "/__mock__/reset",
+     {"content": DEEP, "headers": {"Content-Type": "text/plain"}}, 0),
+    ("deep JSON snapshot", "PUT", "/__mock__/snapshot", {"content": b'{"a":' * 50_000, "headers": JSON}, 400),
+    ("deep JSON fault", "POST", "/__mock__/faults", {"content": DEEP, "headers": JSON}, 400),
+    ("a seed of 5000 digits", "POST", "/__mock__/reset",
+     {"content": f'{{"fixtures": "empty", "seed": {DIGITS}}}'.encode(), "headers": JSON}, 400),
+    ("fault times of 5000 digits", "POST", "/__mock__/faults",
+     {"content": f'{{"status": 503, "times": {DIGITS}}}'.encode(), "headers": JSON}, 400),
+    ("a user's plan of 5000 digits", "POST", "/__mock__/users",
+     {"content": f'{{"plan": {DIGITS}}}'.encode(), "headers": JSON}, 400),
+    # JSON without its Content-Type is refused or read, never taken for an empty form
+    ("JSON sent as a form", "POST", "/__mock__/reset",
+     {"content": b'{"fixtures": "empty"}', "headers": FORM}, 0),
+    ("JSON without a Content-Type", "POST", "/__mock__/reset", {"content": b'{"fixtures": "empty"}'}, 0),
+    ("a fault sent as a form", "POST", "/__mock__/faults",
+     {"content": b'{"status": 503}', "headers": FORM}, 0),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Any]:
+    from tests.mock_server.served import Served
+
+    with Served("--api-key", "k") as server:
+        yield server
+
+
+def _admin_state(served: Any) -> tuple[Any, ...]:
+    client = served.client
+    return (
+        client.get("/__mock__/snapshot").json(),
+        client.get("/__mock__/faults").json(),
+        client.get("/__mock__/credentials").json(),
+    )
+
+
+@pytest.mark.parametrize(("method", "path", "extra", "status"), [c[1:] for c in ADMIN_CASES],
+                         ids=[c[0] for c in ADMIN_CASES])  # fmt: skip
+def test_hostile_admin_request_to_a_real_server_is_4xx_and_changes_nothing(
+    served: Any, method: str, path: str, extra: dict[str, Any], status: int
+):
+    """Status 0: any 4xx (the front layer may refuse the Content-Type first, 415, or the reader
+    say the body is not what it wants, 400): never a 5xx, never a silent success."""
+    before = _admin_state(served)
+    response = served.client.request(method, path, **extra)
+    assert 400 <= response.status_code < 500, response.text
+    if status:
+        assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"code", "message"} and len(body["message"]) < 1000
+    assert _admin_state(served) == before
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "extra"),
+    [
+        ("GET", f"/v1/items/{DIGITS}", {}),
+        ("DELETE", f"/v1/collections/{DIGITS}", {}),
+        ("GET", f"/v1/items?page={DIGITS}", {}),
+        ("POST", "/v1/collections", {"content": f'{{"name": "n", "type": "private", "position": {DIGITS}}}'}),
+        ("PUT", "/v1/items", {"content": f'{{"items": [{DIGITS}]}}'}),
+    ],
+    ids=["path id", "path id, delete", "page", "body field", "body id"],
+)
+def test_numbers_of_5000_digits_to_a_real_server_are_400(
+    served: Any, method: str, path: str, extra: dict[str, Any]
+):
+    user = served.client.get("/__mock__/credentials").json()["users"][0]
+    before = _admin_state(served)
+    response = served.client.request(
+        method, path, headers={"X-API-Key": "k", **JSON}, auth=(str(user["id"]), user["token"]), **extra
+    )
+    assert_error(response, 400, "invalid_input")
+    assert _admin_state(served) == before

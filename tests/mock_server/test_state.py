@@ -418,9 +418,7 @@ def _read_only(folder: Path) -> None:
         _in_the_way,
         pytest.param(
             _read_only,
-            marks=pytest.mark.skipif(
-                hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes anyway"
-            ),
+            marks=pytest.mark.skipif(ROOT_USER, reason="root writes in a read-only folder anyway"),
         ),
     ],
 )

@@ -16,20 +16,21 @@ from typing import Any
 from ..control import ARRIVED
 from ..errors import EngineUnavailable
 from .changes import Change, apply
-from .redis import RedisEngine
+from .redis import RedisEngine, redacted
 
 Engine = RedisEngine  # the one kind so far; another scheme would add a class with the same methods
 SCHEMES = {"redis": RedisEngine, "rediss": RedisEngine, "unix": RedisEngine}
 
-__all__ = ["Change", "Engine", "EngineMiddleware", "EngineUnavailable", "apply", "open_engine"]
+__all__ = ["Change", "Engine", "EngineMiddleware", "EngineUnavailable", "apply", "open_engine", "redacted"]
 
 
 def open_engine(url: str) -> Engine:
     """The engine the URL names; ValueError for a scheme none serves."""
-    scheme = url.partition("://")[0].lower()
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
     engine = SCHEMES.get(scheme)
     if engine is None:
-        raise ValueError(f"{url!r}: no engine for {scheme or 'this'}://; use redis://HOST:PORT/DB")
+        shown = redacted(url)  # a password in it is never printed
+        raise ValueError(f"{shown!r}: no engine for {scheme[:16] or 'this'}://; use redis://HOST:PORT/DB")
     return engine(url)
 
 

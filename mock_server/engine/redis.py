@@ -48,10 +48,10 @@ import time
 import warnings
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 import redis
-from redis.backoff import NoBackoff
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.retry import Retry
 
 from ..errors import ApiError, EngineUnavailable
@@ -67,6 +67,18 @@ SNAPSHOT_VERSION = 1
 SNAPSHOT_EVERY = 2000  # changes between snapshots: the most a starting worker replays
 DEFAULT_PREFIX = "{csapi}"  # braces: one hash slot, so the scripts' keys may sit in a Redis Cluster
 _ERRORS = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError)
+_RETRIED = (redis.ConnectionError, redis.TimeoutError)
+_SECRET_QUERY = ("password", "pass", "secret", "token", "auth")  # query parameters never shown
+HEALTH_CHECK_INTERVAL = 5  # seconds a pooled connection may sit idle before a PING checks it
+
+
+def _retry() -> Retry:
+    """redis-py's retry for every connection of the engine: a connect, or a command on a connection
+    found broken, tried 3 times with a growing pause between. The calls run on the event loop, so
+    the pauses are short (10, then 20 ms): a Redis that is away is a 503 within ~30 ms, not a
+    stalled server, and one that is back is reached by the next request."""
+    return Retry(ExponentialBackoff(cap=0.05, base=0.005), retries=2, supported_errors=_RETRIED)
+
 
 # KEYS: epoch log seq snapshot at meta; ARGV: epoch snapshot meta
 _INIT = """
@@ -113,15 +125,20 @@ class RedisEngine:
     """One worker's side of the shared engine: its replica, kept in step with the log."""
 
     def __init__(self, url: str, *, timeout: float = 2.0):
-        self.url = without_password(url)  # what messages show: 503 bodies reach any client
+        self.url = redacted(url)  # what messages show: 503 bodies reach any client
         address, prefix, snapshot_every = split_url(url)
         self._address = address
+        self._secrets = _secrets(url)  # never in a message, whatever redis-py's errors say
         self.client = redis.Redis.from_url(
             address,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
-            retry=Retry(NoBackoff(), 1),  # one retry: a pooled connection Redis closed on restart
+            socket_keepalive=True,
+            retry=_retry(),
+            retry_on_error=list(_RETRIED),
+            health_check_interval=HEALTH_CHECK_INTERVAL,
         )
+        self.reachable = True  # the last call to Redis succeeded (SharedJournal waits while not)
         keys = ("epoch", "log", "seq", "snapshot", "snapshot-at", "meta")
         self.key = {name: f"{prefix}:{name}" for name in keys}
         self.journal_prefix = f"{prefix}:journal:"
@@ -191,7 +208,7 @@ class RedisEngine:
             self._reap()
         keys = [self.key["epoch"], self.key["log"]]
         sent = time.monotonic()
-        entries = self._call(self._hot.run, "catch_up", keys, [self.epoch, self.last_id])
+        entries = self._call(self._hot.run, "catch_up", keys, [self.epoch, self.last_id], resend=True)
         if entries is None:
             self._rejoin()
             return
@@ -211,7 +228,8 @@ class RedisEngine:
         payload = encode(Change(kind, session, args, now))
         keys = [self.key["epoch"], self.key["log"], self.key["seq"]]
         sent = time.monotonic()
-        answer = self._call(self._hot.run, "append", keys, [self.epoch, self.last_id, payload])
+        # not sent twice: a change whose answer was lost may be in the log (a 503 says "retry")
+        answer = self._call(self._hot.run, "append", keys, [self.epoch, self.last_id, payload], resend=False)
         if answer is None:  # the engine started again meanwhile: this change was not taken
             self._rejoin()
             raise EngineUnavailable("The shared engine lost its state and was started again; retry.")
@@ -343,7 +361,7 @@ class RedisEngine:
             try:
                 self._write_snapshot(self._save, epoch, n, entry_id, captured)
             except _ERRORS as exc:
-                log.warning("could not write a snapshot: %s", exc)
+                log.warning("could not write a snapshot: %s", self.scrub(exc))
             finally:
                 self._saving = False
                 with contextlib.suppress(*_ERRORS):  # else the lock expires by itself
@@ -384,43 +402,108 @@ class RedisEngine:
 
     def _call(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
-            return function(*args, **kwargs)
+            result = function(*args, **kwargs)
         except _ERRORS as exc:
-            raise EngineUnavailable(f"The shared engine ({self.url}) cannot be reached: {exc}") from None
+            self.reachable = False
+            reason = self.scrub(exc)
+            raise EngineUnavailable(f"The shared engine ({self.url}) cannot be reached: {reason}") from None
+        self.reachable = True
+        return result
+
+    def scrub(self, error: Exception | str) -> str:
+        """An error's text with the URL's credentials, if it quotes them, shown as ***."""
+        text = str(error)
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
 
 
 class _HotPath:
     """The two scripts every request runs, on one connection of the worker's own, called through
     redis-py's connection API (send_command, read_response) rather than its client: the client's
     pool, retry and observability layers cost as much CPU as the round trip itself (19 against
-    9 us here), on every request. Only the event loop uses it, one call at a time."""
+    9 us here), on every request. Only the event loop uses it, one call at a time.
+
+    The connection is taken from the client's pool once and given back by `close` (a slot of the
+    pool is never lost: a connection Redis dropped is reconnected, the same object, never replaced
+    by a new one). Before each call it is checked as the pool checks a connection it hands out: one
+    Redis closed (a restart, a failover, CLIENT KILL, an idle timeout) is readable, and is replaced
+    by a fresh one before anything is sent on it; connecting is redis-py's, with the pool's retry
+    and backoff (`_retry`)."""
 
     def __init__(self, client: redis.Redis, scripts: dict[str, str]):
         self.client = client
+        self.pool = client.connection_pool
         self.scripts = scripts
         self.sha = {name: hashlib.sha1(text.encode()).hexdigest() for name, text in scripts.items()}
         self.connection: Any = None
+        # a call that may run twice (a read) is sent again once if its connection broke after sending
+        self.resend = Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
 
-    def run(self, name: str, keys: list[str], args: list[Any]) -> Any:
-        for attempt in (1, 2):
+    def run(self, name: str, keys: list[str], args: list[Any], *, resend: bool) -> Any:
+        """The script's answer. `resend`: it may run twice (a read), so a connection that broke
+        once it was sent is replaced and the call made again; a write is not (its answer lost, it
+        may have been applied: the caller says so)."""
+        if self.connection is None:
+            # connects (with the retry); a connect that fails gives the connection back itself
+            self.connection = self.pool.get_connection()
+        connection = self.connection
+        command = ("EVALSHA", self.sha[name], len(keys), *keys, *args)
+
+        def once() -> Any:
+            connection.send_command(*command)
+            return connection.read_response()
+
+        def reconnect(error: Exception) -> None:
+            connection.disconnect()
+            connection.connect()
+
+        try:
+            if connection._sock is not None and _stale(connection):
+                connection.disconnect()
+            connection.connect()  # a no-op when connected
             try:
-                if self.connection is None:
-                    self.connection = self.client.connection_pool.make_connection()
-                self.connection.send_command("EVALSHA", self.sha[name], len(keys), *keys, *args)
-                return self.connection.read_response()
+                return self.resend.call_with_retry(once, reconnect) if resend else once()
             except redis.exceptions.NoScriptError:  # a Redis started afresh: load them again
                 for text in self.scripts.values():
                     self.client.script_load(text)
-            except _ERRORS:  # a connection Redis closed (it restarted): once more on a new one
-                self.close()
-                if attempt == 2:
-                    raise
-        raise EngineUnavailable("The shared engine does not keep its scripts loaded.")
+                return once()
+        except BaseException:
+            connection.disconnect()  # whatever it was in the middle of: a fresh connection next time
+            raise
 
     def close(self) -> None:
-        if self.connection is not None:
-            self.connection.disconnect()
-            self.connection = None
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            try:
+                connection.disconnect()
+            finally:
+                self.pool.release(connection)
+
+
+def _stale(connection: Any) -> bool:
+    """A connection with something to read before a command is sent: closed by Redis, or a reply
+    left over from a call cut short. Either way it is not to be sent on."""
+    try:
+        return bool(connection.can_read())
+    except _ERRORS:
+        return True
+
+
+def _secrets(url: str) -> list[str]:
+    """The credentials in an engine URL as given and as decoded, the longest first."""
+    found: set[str] = set()
+    with contextlib.suppress(ValueError):
+        parts = urlsplit(url)
+        if parts.password:
+            found.add(parts.password)
+        if parts.username and parts.password is None:  # a lone user part: maybe a password
+            found.add(parts.username)
+        for key, value in parse_qsl(parts.query, keep_blank_values=True):
+            if any(word in key.lower() for word in _SECRET_QUERY):
+                found.add(value)
+    found |= {unquote(secret) for secret in found}
+    return sorted((secret for secret in found if secret), key=len, reverse=True)
 
 
 def split_url(url: str) -> tuple[str, str, int]:
@@ -436,14 +519,34 @@ def split_url(url: str) -> tuple[str, str, int]:
     return urlunsplit(parts._replace(query=rest)), ours.get("prefix", DEFAULT_PREFIX), int(every)
 
 
-def without_password(url: str) -> str:
-    """An engine URL fit to print or answer: a password in it (redis://:secret@host) shown as ***."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = f"{parts.username}:" if parts.username else ":"
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{user}***@{host}"))
+def redacted(url: str) -> str:
+    """An engine URL fit to print, log or answer (503 bodies reach any client): the credentials
+    in it shown as ***, wherever they are: a password in the user part (`redis://user:pw@host`,
+    `redis://:pw@host`), a lone user part (redis-py reads it as a user name, but it may well be a
+    password), a query parameter naming one (`?password=`, any case). A URL urllib cannot read
+    keeps only its scheme."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        after_scheme = url.partition("://")[2] if "://" in url else url
+        if "@" not in netloc and "@" in after_scheme:  # an unescaped ? or # in a password; no //
+            raise ValueError("no URL to show")
+        if "@" in netloc:
+            user_info, _, host = netloc.rpartition("@")
+            user, colon, _ = user_info.partition(":")
+            netloc = f"{user}:***@{host}" if colon else f"***@{host}"
+        query = parse_qsl(parts.query, keep_blank_values=True)
+        secret = [any(word in k.lower() for word in _SECRET_QUERY) for k, _ in query]
+        if netloc == parts.netloc and not any(secret):
+            return url
+        shown = [(k, "***" if hidden else v) for (k, v), hidden in zip(query, secret, strict=True)]
+        return urlunsplit(parts._replace(netloc=netloc, query=urlencode(shown, safe="*{}")))
+    except ValueError:
+        scheme = url.partition("://")[0] if "://" in url else ""
+        return f"{scheme[:16]}://***"
+
+
+without_password = redacted  # its former name
 
 
 class SharedJournal(Journal):
@@ -458,30 +561,40 @@ class SharedJournal(Journal):
         self.engine = engine
         self.key = key
         self._pending: list[str] = []
+        self._scheduled = False
 
     def record(self, *args: Any, **kwargs: Any) -> None:
         super().record(*args, **kwargs)
         self._pending.append(json.dumps(view(self.entries[-1])))
-        if len(self._pending) == 1:
-            try:
-                asyncio.get_running_loop().call_soon(self._push)
-            except RuntimeError:  # no event loop: push now
-                self._push()
-
-    def _push(self) -> None:
-        pending, self._pending = self._pending, []
-        if not pending:
+        del self._pending[: -self.size]  # kept while Redis is away: the newest `size` at most
+        if self._scheduled:
             return
         try:
-            pipe = self.engine.client.pipeline(transaction=False)
-            pipe.lpush(self.key, *pending)
-            pipe.ltrim(self.key, 0, self.size - 1)
-            pipe.execute()
-        except _ERRORS as exc:  # the request was answered; only its line in the journal is lost
-            log.warning("could not journal %d request(s): %s", len(pending), exc)
+            asyncio.get_running_loop().call_soon(self._push)
+            self._scheduled = True
+        except RuntimeError:  # no event loop: push now
+            self._push()
+
+    def _push(self, waiting: bool = True) -> None:
+        """Send the pending lines; while the engine is known to be away (its last call failed),
+        keep them for the first push after it is back instead of one more connect per turn."""
+        self._scheduled = False
+        if not self._pending or (waiting and not self.engine.reachable):
+            return
+        pending, self._pending = self._pending, []
+        try:
+            with self.engine.client.pipeline(transaction=False) as pipe:  # its connection given back
+                pipe.lpush(self.key, *pending)
+                pipe.ltrim(self.key, 0, self.size - 1)
+                pipe.execute()
+        except _ERRORS as exc:  # the requests were answered: their lines wait for the next push
+            self.engine.reachable = False
+            self._pending[:0] = pending
+            del self._pending[: -self.size]
+            log.warning("could not journal %d request(s) yet: %s", len(pending), self.engine.scrub(exc))
 
     def render(self, limit: int | None = None) -> list[dict[str, Any]]:
-        self._push()
+        self._push(waiting=False)
         rows = self.engine._call(self.engine.client.lrange, self.key, 0, (limit or self.size) - 1)
         return [json.loads(row) for row in rows]
 

@@ -391,7 +391,7 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
         if shared is not None:  # a later worker: the engine's key, fixture set and seed
             if api_key is not None and api_key != shared["api_key"]:
                 raise EngineError(
-                    f"{options.engine} serves with another API key than --api-key: leave it out"
+                    f"{_redacted(options.engine)} serves with another API key than --api-key: leave it out"
                 )
             api_key, fixture_set, seed = shared["api_key"], shared["fixtures"], shared["seed"]
         store = Store(data=generate(fixture_set, seed))  # on an engine: replaced by its state
@@ -440,6 +440,12 @@ def build(options: ServeOptions, warn: Callable[[str], None] = _stderr) -> tuple
     store.search_index  # noqa: B018  # build it now, not during the first search request
     app.state.keeper = keeper
     return app, store, api_key
+
+
+def _redacted(url: str | None) -> str:
+    from .engine import redacted  # the engine's URL as printed: no password
+
+    return redacted(url or "")
 
 
 def _open_engine(url: str) -> Any:
@@ -562,12 +568,10 @@ def banner(
     if cafile is not None:
         lines.append(f"  TLS CA:   {cafile} (made for this run; gone when it stops)")
     if engine is not None:
-        from .engine.redis import without_password
+        from .engine import redacted
 
         plural = "s" if workers > 1 else ""
-        lines.append(
-            f"  engine:   {without_password(engine)} ({workers} worker{plural} here, one shared state)"
-        )
+        lines.append(f"  engine:   {redacted(engine)} ({workers} worker{plural} here, one shared state)")
     user = next((a for a in store.accounts.values() if not a.is_team), None)
     if user is not None:
         basic = base64.b64encode(f"{user.id}:{user.token}".encode()).decode()

@@ -560,9 +560,6 @@ def redacted(url: str) -> str:
         return f"{scheme[:16]}://***"
 
 
-without_password = redacted  # its former name
-
-
 class SharedJournal(Journal):
     """A session's journal in a Redis list (newest first, `size` long) that every worker pushes
     to and reads from. A worker pushes its entries after answering, in one call per turn of the

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from csapi import cli
 from csapi.mock_server import serve
-from csapi.mock_server.engine.redis import without_password
+from csapi.mock_server.engine import redacted
 from csapi.mock_server.serve import ServeOptions, StateFileError, build, load_state, save_state
 from tests.mock_server.conftest import PRO, World, basic
 
@@ -124,8 +124,8 @@ def test_banner_names_the_engine_without_its_password(store):
     )
     assert "engine:   redis://:***@db:6379/0 (2 workers here, one shared state)" in text
     assert "s3cret" not in text
-    assert without_password("rediss://me:pw@db/1?prefix=x") == "rediss://me:***@db/1?prefix=x"
-    assert without_password("unix:///run/redis.sock") == "unix:///run/redis.sock"
+    assert redacted("rediss://me:pw@db/1?prefix=x") == "rediss://me:***@db/1?prefix=x"
+    assert redacted("unix:///run/redis.sock") == "unix:///run/redis.sock"
     assert "engine:" not in serve.banner("http://127.0.0.1:8000", store, "k", admin=True)
 
 

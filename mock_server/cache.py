@@ -32,8 +32,13 @@ ADMIN = "/__mock__/"  # admin.PREFIX: answers that also depend on more than the 
 Key = tuple[Any, ...]
 # The http.response.start message, the body, and the request's findings (guards.FINDINGS): a
 # repeated request is as off-contract as the first, and the journal must say so again.
-Answer = tuple[dict[str, Any], bytes, tuple[Any, ...]]
+# The size the budget counts it for (`_size`) last.
+Answer = tuple[dict[str, Any], bytes, tuple[Any, ...], int]
 Messages = tuple[dict[str, Any], dict[str, Any]]  # what a kept answer sends: a copy of its start, its body
+
+MAX_KEY = 16 << 10  # a request whose key is over this many bytes is not kept
+OVERHEAD = 64  # estimated bytes of Python's own per object kept (a bytes, a str, a tuple of a pair)
+ENTRY_OVERHEAD = 512  # per kept answer: its tuples, the dicts of its start message, the LRU's node
 
 
 class Shelf:
@@ -153,11 +158,18 @@ class ReadCache:
             and store.generation == generation == shelf.generation
             and len(body) <= self.max_answer
         ):
+            key_size = _size(key)
+            if key_size > MAX_KEY:
+                return
+            findings = tuple(scope.get(FINDINGS) or ())
+            size = ENTRY_OVERHEAD + key_size + len(body) + _size(start.get("headers") or ()) + _size(findings)
+            if size > shelf.max_bytes:
+                return
             replaced = shelf.answers.pop(key, None)  # two identical misses may both finish
-            shelf.bytes += len(body) - (len(replaced[1]) if replaced else 0)
-            shelf.answers[key] = (start, body, tuple(scope.get(FINDINGS) or ()))
+            shelf.bytes += size - (replaced[3] if replaced else 0)
+            shelf.answers[key] = (start, body, findings, size)
             while shelf.bytes > shelf.max_bytes:
-                shelf.bytes -= len(shelf.answers.popitem(last=False)[1][1])
+                shelf.bytes -= shelf.answers.popitem(last=False)[1][3]
 
 
 def _key(scope: dict[str, Any]) -> Key | None:
@@ -173,6 +185,18 @@ def _key(scope: dict[str, Any]) -> Key | None:
         scope.get("query_string", b""),
         tuple(map(tuple, scope["headers"])),  # test clients send lists
     )
+
+
+def _size(value: Any) -> int:
+    """The bytes `value` keeps alive, estimated: those of its strings and bytes plus OVERHEAD per
+    object, through tuples, lists and dicts (a key, a list of headers, findings)."""
+    if isinstance(value, (bytes, str)):
+        return OVERHEAD + len(value)
+    if isinstance(value, (tuple, list)):
+        return OVERHEAD + sum(_size(item) for item in value)
+    if isinstance(value, dict):
+        return OVERHEAD + sum(_size(k) + _size(v) for k, v in value.items())
+    return OVERHEAD
 
 
 def _has_body(headers: tuple[tuple[bytes, bytes], ...]) -> bool:

@@ -116,7 +116,12 @@ def test_the_oldest_answers_go_when_the_budget_is_spent(store: Store):
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"x" * 100})
 
-    cache = ReadCache(app, store, max_bytes=250, max_answer=100)  # room for two answers
+    probe = ReadCache(app, store, max_answer=100)
+    asyncio.run(probe({"type": "http", "method": "GET", "path": "/z", "headers": []}, None, _discard))
+    one = probe.default.bytes  # an answer's size: its body, its key and headers, their overhead
+    assert one > 100
+    computed.clear()
+    cache = ReadCache(app, store, max_bytes=2 * one + one // 2, max_answer=100)  # room for two answers
 
     def get(path: str) -> None:
         scope = {"type": "http", "method": "GET", "path": path, "headers": []}
@@ -125,7 +130,7 @@ def test_the_oldest_answers_go_when_the_budget_is_spent(store: Store):
     for path in ("/a", "/b", "/c", "/c", "/b", "/a"):
         get(path)
     assert computed == ["/a", "/b", "/c", "/a"]  # /a was the least recently used when /c came
-    assert cache.default.bytes == 200
+    assert cache.default.bytes == 2 * one
 
 
 async def _discard(message: dict[str, Any]) -> None:

@@ -14,6 +14,13 @@ makes. Kinds found here: `no_such_operation`, `missing_header`; control.py adds 
 `fault`.
 
 Requests to the admin API and to Swagger UI are not journaled: they are not the API.
+
+An entry is bounded whatever the request (issue 24): the list at `scope[FINDINGS]` is a `Findings`,
+which keeps the first MAX_FINDINGS and only counts the rest (one body of 600k unknown fields no
+longer keeps 600k findings), the entry ends them with one `more_findings` finding ("and N more"),
+every string a finding quotes is cut to MAX_QUOTE characters, and the path and query the entry
+keeps to MAX_LINE. A journal of `size` entries therefore holds at most about
+`size * ENTRY_BOUND` bytes.
 """
 
 from __future__ import annotations
@@ -44,10 +51,82 @@ OPERATION = "csapi.operation"  # scope key: the request's Operation (None: no op
 NOT_API = ("/__mock__", "/v1/ui", "/v1/openapi.json")  # not journaled, never controlled
 DEFAULT_SIZE = 1000
 MAX_DISTINCT_FINDINGS = 200  # per operation in the report; the rest is only counted
+MAX_FINDINGS = 20  # findings kept per request; past them, one `more_findings` says how many more
+MAX_QUOTE = 300  # characters of a string a finding keeps (a field name, a value, its message)
+MAX_LINE = 2048  # characters of the path, bytes of the query, an entry keeps
+MORE = "more_findings"
+# What one entry may hold, estimated generously (the path and query, MAX_FINDINGS + 1 findings
+# of four strings each at most, Python's overhead): the tests check the journal stays under it.
+ENTRY_BOUND = 2 * MAX_LINE + (MAX_FINDINGS + 1) * (4 * (MAX_QUOTE + 80) + 400) + 600
 
 Finding = dict[str, Any]
 # (time, method, path, query, operationId, status, duration in s, findings): one request
 Entry = tuple[float, str, str, bytes, "str | None", "int | None", float, "list[Finding] | tuple[()]"]
+
+
+class Findings(list[Finding]):
+    """The findings of one request (`scope[FINDINGS]`): the first MAX_FINDINGS are kept, the
+    others only counted (`more`), so the work and the memory of a request with a million of them
+    stay those of MAX_FINDINGS."""
+
+    __slots__ = ("more",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.more = 0
+
+    def append(self, item: Finding) -> None:
+        if len(self) < MAX_FINDINGS:
+            super().append(item)
+        else:
+            self.more += 1
+
+    def extend(self, items: Any) -> None:
+        items = list(items) if not isinstance(items, (list, tuple)) else items
+        room = MAX_FINDINGS - len(self)
+        if room > 0:
+            super().extend(items[:room])
+        self.more += max(0, len(items) - max(room, 0))
+
+
+def bounded(findings: list[Finding]) -> list[Finding]:
+    """What an entry keeps of a request's findings: at most MAX_FINDINGS, each string in them cut
+    to MAX_QUOTE characters, then one `more_findings` finding with the count of the others."""
+    more = (findings.more if isinstance(findings, Findings) else 0) + max(0, len(findings) - MAX_FINDINGS)
+    kept = [_quoted(item) for item in itertools.islice(findings, MAX_FINDINGS)]
+    if more:
+        kept.append(
+            {
+                "kind": MORE,
+                "message": f"and {more} more (the journal keeps {MAX_FINDINGS} per request)",
+                "count": more,
+            }
+        )
+    return kept
+
+
+def _quoted(item: Any) -> Any:
+    """The finding with every string of it (a name, a value, the message) cut to MAX_QUOTE."""
+    if not isinstance(item, dict):
+        return _cut(str(item))
+    if all(not isinstance(v, str) or len(v) <= MAX_QUOTE for v in item.values()) and len(item) <= 16:
+        return item
+    return {
+        _cut(str(k)): (_cut(v) if isinstance(v, str) else _small(v))
+        for k, v in itertools.islice(item.items(), 16)
+    }
+
+
+def _small(value: Any) -> Any:
+    """A value of a finding that is not a string: kept if it is a plain number, true, false or
+    null, else its text, cut."""
+    if value is None or isinstance(value, (bool, int, float)) and len(repr(value)) <= MAX_QUOTE:
+        return value
+    return _cut(repr(value)[: MAX_QUOTE + 1])
+
+
+def _cut(text: str, bound: int = MAX_QUOTE) -> str:
+    return text if len(text) <= bound else text[: bound - 3] + "..."
 
 
 def finding(kind: str, message: str, **extra: Any) -> Finding:
@@ -126,19 +205,28 @@ class Journal:
     ) -> None:
         # An empty list is not kept: the ring outlives a thousand requests, and what it keeps of each
         # is freed long after, from memory gone cold meanwhile (a cost per request under load).
-        kept = findings or ()
+        kept: list[Finding] | tuple[()] = bounded(findings) if findings else ()  # `more` only past 20
+        if len(path) > MAX_LINE:
+            path = _cut(path, MAX_LINE)
+        if len(query) > MAX_LINE:
+            query = query[: MAX_LINE - 3] + b"..."
         self.entries.append((self.clock(), method, path, query, operation_id, status, duration, kept))
         usage = self.usage.get(operation_id)
         if usage is None:
             usage = self.usage[operation_id] = Usage()
         statuses = usage.statuses
         statuses[status] = statuses.get(status, 0) + 1
-        if findings:
-            self._count(usage, findings)
+        if kept:
+            self._count(usage, kept)
 
     def _count(self, usage: Usage, findings: list[Finding]) -> None:
         for item in findings:
-            key = (kind_of(item), message_of(item))
+            kind = kind_of(item)
+            if kind == MORE:  # one key for all of them, counted by what they stand for
+                key, count = (MORE, f"findings past the {MAX_FINDINGS} kept per request"), item["count"]
+                usage.findings[key] = usage.findings.get(key, 0) + count
+                continue
+            key = (kind, message_of(item))
             if key in usage.findings or len(usage.findings) < MAX_DISTINCT_FINDINGS:
                 usage.findings[key] = usage.findings.get(key, 0) + 1
             else:
@@ -248,6 +336,7 @@ class JournalMiddleware:
     status: no wrapper of `send`, nothing below to call."""
 
     LINES = 4096  # request lines remembered, with their operations (`_lines`)
+    LONGEST_LINE = 1024  # a longer path and query is not remembered (4096 of 64 KB: 256 MB)
 
     def __init__(self, app: Any, controls: Controls):
         self.app = app
@@ -257,9 +346,12 @@ class JournalMiddleware:
 
     def _new_line(self, line: tuple[str, str, bytes], controls: Controls) -> tuple[Any, Operation | None]:
         """Remember a request line not seen lately (`_lines`), with its operation."""
+        seen = (line, controls.operations.match(line[0], line[1]))
+        if len(line[1]) + len(line[2]) > self.LONGEST_LINE:  # not remembered: a key of its size would stay
+            return seen
         if len(self._lines) >= self.LINES:
             self._lines.clear()
-        seen = self._lines[line] = (line, controls.operations.match(line[0], line[1]))
+        self._lines[line] = seen
         return seen
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Send) -> None:
@@ -277,7 +369,7 @@ class JournalMiddleware:
         if operation is None and path.startswith(NOT_API):  # none of them is an operation's path
             await self.app(scope, receive, send)
             return
-        findings: list[Finding] = []
+        findings: list[Finding] = Findings()
         scope[FINDINGS] = findings
         scope[OPERATION] = operation
         status: int | None = None

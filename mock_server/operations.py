@@ -47,6 +47,9 @@ class Operation:
         return ", ".join(names) or "none"
 
 
+LONGEST_REMEMBERED = 1024  # characters of a path `Operations.match` remembers
+
+
 class Operations:
     """The operations of a document, found by method and path. The template of a path comes from
     `openapi.path_template`; each (method, path) asked for is remembered, up to `cache_size`."""
@@ -75,6 +78,8 @@ class Operations:
         template = path_template(path)
         verb = "GET" if method == "HEAD" else method  # HEAD is answered as the GET (starlette)
         operation = self._by_key.get((verb, template)) if template is not None else None
+        if len(path) > LONGEST_REMEMBERED:  # not remembered: 4096 keys of 64 KB would be 256 MB
+            return operation
         if len(self._paths) >= self._cache_size:
             self._paths.clear()
         self._paths[key] = operation

@@ -9,7 +9,19 @@ import tracemalloc
 from typing import Any
 
 from csapi.mock_server.cache import MAX_KEY, ReadCache
+from csapi.mock_server.control import Controls
+from csapi.mock_server.guards import FINDINGS
+from csapi.mock_server.journal import (
+    ENTRY_BOUND,
+    MAX_FINDINGS,
+    MAX_LINE,
+    MAX_QUOTE,
+    MORE,
+    Journal,
+    JournalMiddleware,
+)
 from csapi.mock_server.store import Store
+from tests.mock_server.controlled import Controlled
 
 
 async def _discard(message: dict[str, Any]) -> None:
@@ -71,3 +83,109 @@ def test_unique_large_headers_stay_within_the_byte_budget(store: Store):
     assert 0 < cache.default.bytes <= budget
     assert len(cache.default.answers) < 2000 * budget // (30 << 20) + 10  # most went: ~60 of 2000 kept
     assert grown < 2 * budget, grown  # the accounting is not far from what Python holds
+
+
+# ---------------------------------------------------------------------- the journal
+def _journaled(findings_of_request: int, name: str = "bogus", path: str = "/v1/tags") -> Controls:
+    """A journal of one request to `path` whose layer below found `findings_of_request` unknown
+    fields, half appended one by one, half moved in at once (as guards.record does)."""
+    controls = Controls()
+
+    async def tolerant(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        half = findings_of_request // 2
+        for n in range(half):
+            scope[FINDINGS].append({"kind": "unknown_field", "name": f"{name}{n}", "message": "ignored"})
+        local = [{"kind": "unknown_field", "name": name, "message": "ignored"}] * (findings_of_request - half)
+        scope[FINDINGS].extend(local)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"[]"})
+
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": b"", "headers": []}
+    asyncio.run(JournalMiddleware(tolerant, controls)(scope, _receive, _discard))
+    return controls
+
+
+async def _receive() -> dict[str, Any]:
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
+def test_a_request_with_many_findings_keeps_twenty_and_says_how_many_more():
+    (entry,) = _journaled(100_000).journal.render()
+    findings = entry["findings"]
+    assert len(findings) == MAX_FINDINGS + 1
+    # the two layers' missing_header findings count among the "more" ones too
+    assert findings[-1]["kind"] == MORE and findings[-1]["count"] == 100_000 + 2 - MAX_FINDINGS
+    assert f"and {100_000 + 2 - MAX_FINDINGS} more" in findings[-1]["message"]
+
+
+def test_the_report_counts_the_findings_past_the_bound_under_one_key():
+    journal = _journaled(1000).journal
+    usage = journal.usage["tags.list_tags"]
+    assert sum(usage.findings.values()) == 1002
+    assert len(usage.findings) <= MAX_FINDINGS + 1
+
+
+def test_what_a_finding_quotes_and_the_path_are_cut():
+    huge = "n" * (1 << 20)
+    (entry,) = _journaled(3, name=huge, path="/v1/tags/" + "x" * (1 << 20)).journal.render()
+    assert len(entry["path"]) <= MAX_LINE
+    assert entry["findings"][0]["name"].endswith("...")
+    assert all(len(v) <= MAX_QUOTE for f in entry["findings"] for v in f.values() if isinstance(v, str))
+
+
+def test_the_journal_stays_under_its_bound_under_hostile_requests():
+    """1000 requests of 10k findings with 10 KB names and 100 KB paths: the journal of 100 entries
+    holds at most 100 * ENTRY_BOUND bytes (tracemalloc), not the ~100 MB a full copy would."""
+    controls = Controls()
+    controls.journal = Journal(size=100)
+    big = "n" * (10 << 10)
+
+    async def tolerant(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        scope[FINDINGS].extend(
+            [{"kind": "unknown_field", "name": big + str(n), "message": "x"} for n in range(200)]
+        )
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"[]"})
+
+    middleware = JournalMiddleware(tolerant, controls)
+
+    async def hammer() -> None:
+        for n in range(300):
+            path = f"/v1/tags/{n}" + "p" * (100 << 10)
+            scope = {
+                "type": "http",
+                "method": "GET",
+                "path": path,
+                "query_string": b"q" * 5000,
+                "headers": [],
+            }
+            await middleware(scope, _receive, _discard)
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        asyncio.run(hammer())
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(controls.journal.entries) == 100
+    assert grown < 100 * ENTRY_BOUND, (grown, 100 * ENTRY_BOUND)
+    assert not middleware._lines  # long request lines are not remembered
+
+
+def test_a_body_of_many_unknown_fields_is_journaled_bounded():
+    """End to end through the app: a body of 20k unknown fields."""
+    mock = Controlled().fresh()
+    with mock.app.test_client() as client:
+        body = {"name": "Trips", "type": "private", **{f"f{n}": n for n in range(20_000)}}
+        response = client.post("/v1/collections", headers=mock.headers(), json=body)
+        assert response.status_code == 201, response.text
+        (entry,) = mock.requests(client)
+    assert len(entry["findings"]) == MAX_FINDINGS + 1
+    assert entry["findings"][-1] == {
+        "kind": MORE,
+        "message": f"and {20_000 - MAX_FINDINGS} more (the journal keeps {MAX_FINDINGS} per request)",
+        "count": 20_000 - MAX_FINDINGS,
+    }

@@ -18,6 +18,15 @@ loop) finds or makes one; sessions idle for longer than `ttl` seconds are droppe
 registry is used (no background task); past `max_sessions` living ones, making another raises
 `TooManySessions`. The default session is never dropped and does not count.
 
+Sessions are bounded by memory as well (issue 24): a session's size is estimated from its
+store's records (`estimate`: ROW_BYTES each, measured on `large`: ~185k records for +90-140 MB),
+and the named sessions together may hold `max_memory` bytes (MAX_SESSION_MEMORY, 512 MB, about
+four `large` sessions). Past it, making a session is refused like one too many (429
+`too_many_sessions`, Retry-After), and a reset or snapshot restore that would grow a named session
+past it is refused with 429 `session_memory_full` (engine/changes.py asks `check_room`), the
+session unchanged: refused, not evicted, since dropping another client's session under it would
+lose that client's state without a word. The default session does not count.
+
 `SessionMiddleware` picks the session of each HTTP request and puts it at `scope[SESSION]`,
 where the journal, the controls, the read cache, the security check, the handlers and the admin
 API find it. A request without the header pays one scan of the header list (as CORS does).
@@ -35,7 +44,9 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .errors import ApiError
 from .store import Store
+from .store.core import TABLES
 
 if TYPE_CHECKING:
     from .control import Controls
@@ -45,6 +56,26 @@ HEADER = b"x-mock-session"
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_SESSIONS = 100
 TTL = 3600.0  # idle seconds
+ROW_BYTES = 700  # estimated memory of one record of a store, its indexes included
+MAX_SESSION_MEMORY = 512 << 20  # estimated bytes all named sessions may hold together
+
+
+def estimate(store: Store) -> int:
+    """The memory a store holds, estimated from its records (ROW_BYTES each)."""
+    return ROW_BYTES * sum(len(getattr(store, name, ())) for name in TABLES)
+
+
+def data_rows(data: dict[str, Any]) -> int:
+    """The records of a fixture set or a snapshot (its tables are lists)."""
+    return sum(
+        len(value) for name, value in data.items() if name in TABLES and isinstance(value, (list, dict))
+    )
+
+
+class SessionMemoryFull(ApiError):
+    """A named session would grow the sessions past their memory budget."""
+
+    status, code = 429, "session_memory_full"
 
 
 class BadSessionName(ValueError):
@@ -90,6 +121,7 @@ class Template:
         self.fixtures = fixtures
         self.seed = seed
         self._pickled: list[tuple[str, list[bytes]]] | None = None  # (key, pieces) in order
+        self.rows = 0  # records of the set (data_rows), known once it was made
         self._lock = threading.Lock()
 
     def data(self) -> dict[str, Any]:
@@ -117,7 +149,9 @@ class Template:
             return pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
 
         pickled = []
-        for key, value in generate(self.fixtures, self.seed).items():
+        data = generate(self.fixtures, self.seed)
+        self.rows = data_rows(data)
+        for key, value in data.items():
             if isinstance(value, list) and len(value) > self.CHUNK:
                 pieces = [dump(value[at : at + self.CHUNK]) for at in range(0, len(value), self.CHUNK)]
             else:
@@ -146,6 +180,7 @@ class Sessions:
         max_sessions: int = MAX_SESSIONS,
         ttl: float = TTL,
         clock: Callable[[], float] = time.monotonic,
+        max_memory: int = MAX_SESSION_MEMORY,
     ):
         if max_sessions < 0:
             raise ValueError("max_sessions is 0 or more")
@@ -154,6 +189,7 @@ class Sessions:
         self.default = default
         self.template = template
         self.max_sessions = max_sessions
+        self.max_memory = max_memory
         self.ttl = ttl
         self.clock = clock
         self._named: dict[str, Session] = {}
@@ -259,6 +295,23 @@ class Sessions:
         return self._named.pop(name, None) is not None
 
     # ------------------------------------------------------------------ bounds
+    def memory(self) -> int:
+        """The estimated bytes the named sessions hold (`estimate`)."""
+        return sum(estimate(s.store) for s in self._named.values())
+
+    def check_room(self, session: Session, rows: int) -> None:
+        """Raise SessionMemoryFull if `session` holding `rows` records (a reset, a restore) would
+        pass `max_memory`; the default session is not bounded."""
+        if session.name is None or session is not self._named.get(session.name):
+            return
+        after = self.memory() - estimate(session.store) + rows * ROW_BYTES
+        if after > self.max_memory:
+            raise SessionMemoryFull(
+                f"The sessions would hold about {after >> 20} MB, past their {self.max_memory >> 20} MB "
+                f"(this one {rows} records); reset it to a smaller fixture set, or end other sessions "
+                "(an idle one is dropped after --session-ttl)."
+            )
+
     def _sweep(self, now: float) -> None:
         self._swept = now
         for name in [n for n, s in self._named.items() if now - s.used > self.ttl and s.written is None]:
@@ -267,13 +320,22 @@ class Sessions:
     def _make_room(self) -> None:
         now = self.clock()
         self._sweep(now)
-        if len(self._named) + len(self._pending) < self.max_sessions:
+        # a new session's size: that of the template's set, once it was made (the first one is not
+        # known before its store is built, in a thread: at most one set past the budget)
+        rows = self.template.rows
+        if len(self._named) + len(self._pending) < self.max_sessions and (
+            self.memory() + rows * ROW_BYTES * (1 + len(self._pending)) <= self.max_memory
+        ):
             return
         oldest = min((s.used for s in self._named.values()), default=now)
         retry_after = max(1, math.ceil(oldest + self.ttl - now))
+        if len(self._named) + len(self._pending) >= self.max_sessions:
+            held = f"{self.max_sessions} sessions are in use (serve --max-sessions)"
+        else:
+            held = f"the sessions hold about {self.memory() >> 20} MB of their {self.max_memory >> 20} MB"
         raise TooManySessions(
-            f"{self.max_sessions} sessions are in use (serve --max-sessions); an idle one is dropped "
-            f"after {self.ttl:g} s (--session-ttl). Reuse a session name, or retry later.",
+            f"{held}; an idle one is dropped after {self.ttl:g} s (--session-ttl). Reuse a session "
+            "name, or retry later.",
             retry_after,
         )
 

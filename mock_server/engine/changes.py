@@ -22,7 +22,7 @@ from typing import Any
 from ... import fixtures
 from ..forms import Upload
 from ..handlers import Ctx, handler_for
-from ..sessions import Session, Sessions
+from ..sessions import Session, Sessions, data_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +68,13 @@ def operation(
 def reset(session: Session, sessions: Sessions, *, fixtures_name: str, seed: int) -> None:
     template = sessions.template  # the server's own set and seed: a copy, not generated again
     same = (fixtures_name, seed) == (template.fixtures, template.seed)
-    session.store.reset(template.data() if same else fixtures.generate(fixtures_name, seed))
+    data = template.data() if same else fixtures.generate(fixtures_name, seed)
+    sessions.check_room(session, data_rows(data))  # a `large` reset counts (sessions.py)
+    session.store.reset(data)
 
 
 def restore(session: Session, sessions: Sessions, *, data: dict[str, Any]) -> None:
+    sessions.check_room(session, data_rows(data))
     session.store.reset(data)
 
 

@@ -8,8 +8,12 @@ import gc
 import tracemalloc
 from typing import Any
 
+import pytest
+
+from csapi.mock_server.app import create_app
 from csapi.mock_server.cache import MAX_KEY, ReadCache
 from csapi.mock_server.control import Controls
+from csapi.mock_server.engine import changes
 from csapi.mock_server.guards import FINDINGS
 from csapi.mock_server.journal import (
     ENTRY_BOUND,
@@ -20,7 +24,17 @@ from csapi.mock_server.journal import (
     Journal,
     JournalMiddleware,
 )
+from csapi.mock_server.sessions import (
+    ROW_BYTES,
+    Session,
+    SessionMemoryFull,
+    Sessions,
+    Template,
+    TooManySessions,
+    estimate,
+)
 from csapi.mock_server.store import Store
+from tests.mock_server.conftest import API_KEY, assert_error, empty_data
 from tests.mock_server.controlled import Controlled
 
 
@@ -189,3 +203,51 @@ def test_a_body_of_many_unknown_fields_is_journaled_bounded():
         "message": f"and {20_000 - MAX_FINDINGS} more (the journal keeps {MAX_FINDINGS} per request)",
         "count": 20_000 - MAX_FINDINGS,
     }
+
+
+# ---------------------------------------------------------------------- sessions
+def _registry(max_memory: int) -> Sessions:
+    default = Session(None, Store(data=empty_data()), Controls())
+    return Sessions(default, Template("default", 0), max_memory=max_memory)
+
+
+def test_sessions_are_bounded_by_their_estimated_memory():
+    probe = _registry(1 << 30)
+    one = estimate(probe.get("probe").store)
+    assert one == ROW_BYTES * probe.template.rows > 0
+    sessions = _registry(2 * one + one // 2)  # room for two sessions of the default set
+    sessions.template = probe.template  # its size known, as after the server's first session
+    sessions.get("a")
+    sessions.get("b")
+    assert sessions.memory() == 2 * one
+    with pytest.raises(TooManySessions, match="MB"):
+        sessions.get("c")
+    assert sessions.names() == ["a", "b"]
+    sessions.drop("a")
+    sessions.get("c")  # room again
+
+
+def test_a_reset_that_would_pass_the_budget_is_refused_and_changes_nothing():
+    sessions = _registry(1 << 30)
+    session = sessions.get("a")
+    before = estimate(session.store)
+    sessions.max_memory = before + 1000 * ROW_BYTES
+    with pytest.raises(SessionMemoryFull):
+        changes.restore(session, sessions, data={**empty_data(), "tags": [{}] * 2000})
+    assert estimate(session.store) == before
+    sessions.check_room(session, 1000)  # within the budget: allowed
+    sessions.check_room(sessions.default, 10**9)  # the default session is not bounded
+
+
+def test_an_admin_reset_past_the_budget_is_a_429_with_the_error_body():
+    app = create_app(api_key=API_KEY, seed=3, max_sessions=4)
+    sessions = app.state.sessions
+    with app.test_client() as client:
+        named = {"X-Mock-Session": "big"}
+        assert client.post("/__mock__/reset", headers=named, json={"fixtures": "empty"}).status_code == 200
+        sessions.max_memory = estimate(sessions.find("big").store) + 100 * ROW_BYTES  # not the default set
+        response = client.post("/__mock__/reset", headers=named, json={"fixtures": "default"})
+        assert_error(response, 429, "session_memory_full")
+        assert estimate(sessions.find("big").store) < sessions.max_memory  # unchanged: still empty
+        # the default session is not bounded
+        assert client.post("/__mock__/reset", json={"fixtures": "default"}).status_code == 200

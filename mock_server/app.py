@@ -274,6 +274,7 @@ class _StoreResolver(Resolver):
 
 
 _READS = frozenset({"GET", "HEAD", "OPTIONS"})
+_SEARCH = "search.search"  # the operation reading the search index (store/core.py)
 
 
 def _bind(handler: Callable[..., Any], operation_id: str) -> Callable[..., Any]:
@@ -295,6 +296,8 @@ def _bind(handler: Callable[..., Any], operation_id: str) -> Callable[..., Any]:
                 session.name, "operation", operation_id=operation_id, uploads=uploads, **args
             )
         caller = store.accounts.get(caller_id) if caller_id is not None else None
+        if operation_id == _SEARCH:  # its first build in slices: everyone else is served meanwhile
+            await store.search_index_ready()
         result = handler(Ctx(store, caller, base_url(scope), uploads), **params)
         if method not in _READS:  # it did not raise: it changed the state (or may have)
             store.generation += 1

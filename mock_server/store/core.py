@@ -7,10 +7,13 @@ mutation helpers below, so that lookups stay O(1) as the data grows.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import gc
 import operator
+import time
 from collections import Counter
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -36,6 +39,11 @@ MAX_PER_PAGE = 100
 SNAPSHOT_FORMAT = "csapi-state"
 SNAPSHOT_VERSION = 1
 _TIME_TEXTS = 1 << 14  # renders kept by Store.time_text
+# A search index build on the event loop runs this many seconds at a time (search_index_ready), and
+# looks at the time every _BUILD_BATCH records (~0.2 ms of work on `large`)
+BUILD_SLICE = 0.005
+_BUILD_BATCH = 64
+_FREEZE_FROM = 50_000  # documents: a smaller index is collected cheaply
 
 # table name -> record class, in the order a snapshot lists them
 TABLES: dict[str, type] = {
@@ -247,26 +255,107 @@ class StoreBase:
         for reaction in self.reactions.values():
             self._reactions_of.setdefault(reaction.item_id, {})[reaction.id] = None
         self._search_index: SearchIndex | None = None  # built on first use: loading stays fast
+        self._builder: Iterator[None] | None = None  # a build under way (search_index_ready)
+        self._touched: set[tuple[str, int]] = set()  # what changed since it began
 
     @property
     def search_index(self) -> SearchIndex:
-        if self._search_index is None:
-            self._search_index = SearchIndex()
-            for collection in self.collections.values():
-                self._put_text(collection)
-            for item_ids in self._live.values():
-                for item_id in item_ids:
-                    self._put_text(self.items[item_id])
-            for comment in self.comments.values():
-                item = self.items.get(comment.item_id)
-                if item is not None and item.deleted_at is None:  # a deleted item's comments are gone
-                    self._put_text(comment)
+        """The index, built now (on the caller's thread, at one go) if it is not yet; a build that
+        `search_index_ready` began is carried on, not begun again."""
+        while self._search_index is None:
+            self._build_step(None)
         return self._search_index
+
+    async def search_index_ready(self) -> None:
+        """Build the index if it is not yet, in slices of BUILD_SLICE seconds between which the
+        event loop serves everyone else: only the searching request waits for it (on `large`
+        a build takes 6-17 s, which held every client of every session when done at one go).
+
+        The build reads the records as they were when it began; what changes meanwhile (each
+        change passes through index_text, unindex_text or move_text) is noted and put again
+        from the tables at the end, so the index is the one a build at that moment would make.
+        Safe to await from several requests at once (each drives the one build), and to cancel
+        (the build stays where it is; the next search carries it on).
+
+        The garbage collector waits meanwhile, and a large index ends in its permanent generation
+        (gc.freeze, as serve does with the data it loads): a build makes millions of objects, each
+        million a full collection walking all the session's data, 0.3-0.4 s of everyone's time on
+        `large`. The cost: cyclic garbage made by other requests during the build is not freed."""
+        if self._search_index is not None:
+            return
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while self._search_index is None:
+                self._build_step(BUILD_SLICE)
+                if self._search_index is None:
+                    await asyncio.sleep(0)
+        finally:
+            if collecting:
+                if self._indexed() >= _FREEZE_FROM:
+                    gc.freeze()
+                gc.enable()
+
+    def _indexed(self) -> int:
+        """Documents in the index (0: not built yet)."""
+        return 0 if self._search_index is None else len(self._search_index._docs)
+
+    def _build_step(self, budget: float | None) -> None:
+        """Carry the build on for `budget` seconds (None: to its end)."""
+        if self._builder is None:
+            self._builder, self._touched = self._build(), set()
+        deadline = None if budget is None else time.monotonic() + budget
+        for _ in self._builder:
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+
+    def _build(self) -> Iterator[None]:
+        """A generator building the index, yielding every _BUILD_BATCH records; at its end the
+        index is in place. The records to index are listed first (a copy: the tables may change
+        between two steps)."""
+        index = SearchIndex()
+        live = [item_id for item_ids in self._live.values() for item_id in item_ids]
+        records: list[Collection | Item | Comment] = [*self.collections.values()]
+        records += [self.items[item_id] for item_id in live]
+        records += [c for c in self.comments.values() if self._live_comment(c)]
+        yield
+        for start in range(0, len(records), _BUILD_BATCH):
+            for record in records[start : start + _BUILD_BATCH]:
+                self._put_text(record, index)
+            yield
+        for kind, number in self._touched:  # changed during the build: as the tables say now
+            index.drop((kind, number))
+            now = self._indexed_record(kind, number)
+            if now is not None:
+                self._put_text(now, index)
+        self._search_index, self._builder, self._touched = index, None, set()
+
+    def _live_comment(self, comment: Comment) -> bool:
+        item = self.items.get(comment.item_id)
+        return item is not None and item.deleted_at is None  # a deleted item's comments are gone
+
+    def _indexed_record(self, kind: str, number: int) -> Collection | Item | Comment | None:
+        """The record a complete index holds under (kind, number), or None."""
+        if kind == "collection":
+            return self.collections.get(number)
+        if kind == "item":
+            item = self.items.get(number)
+            return item if item is not None and item.deleted_at is None else None
+        comment = self.comments.get(number)
+        return comment if comment is not None and self._live_comment(comment) else None
+
+    def _note(self, record: Collection | Item | Comment, with_comments: bool = False) -> None:
+        """A build is under way: put `record` (and its item's comments) again at its end."""
+        self._touched.add((_kind(record), record.id))
+        if with_comments and isinstance(record, Item):
+            self._touched.update(("comment", c.id) for c in self.item_comments(record.id))
 
     def index_text(self, record: Collection | Item | Comment) -> None:
         """(Re)index a record's text for search; call whenever it changes."""
         if self._search_index is not None:  # else the first search indexes everything as it is
-            self._put_text(record)
+            self._put_text(record, self._search_index)
+        elif self._builder is not None:
+            self._note(record)
 
     def unindex_text(self, record: Collection | Item | Comment) -> None:
         """Out of search; an item takes its comments with it (it is deleted)."""
@@ -275,6 +364,8 @@ class StoreBase:
             if isinstance(record, Item):
                 for comment in self.item_comments(record.id):
                     self._search_index.drop(("comment", comment.id))
+        elif self._builder is not None:
+            self._note(record, with_comments=True)
 
     def move_text(self, item: Item) -> None:
         """The item, and its comments, now lie in `item.collection_id`."""
@@ -282,10 +373,10 @@ class StoreBase:
             self._search_index.move(("item", item.id), item.collection_id)
             for comment in self.item_comments(item.id):
                 self._search_index.move(("comment", comment.id), item.collection_id)
+        elif self._builder is not None:
+            self._note(item, with_comments=True)
 
-    def _put_text(self, record: Collection | Item | Comment) -> None:
-        index = self._search_index
-        assert index is not None
+    def _put_text(self, record: Collection | Item | Comment, index: SearchIndex) -> None:
         created = record.created_at.timestamp()
         if isinstance(record, Comment):
             group = self.items[record.item_id].collection_id

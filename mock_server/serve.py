@@ -637,7 +637,7 @@ def run(
             warn(warning)
         cleanup.enter_context(_sigterm_exits_cleanly())
         # the protocol hands each request its connection, for a `drop` fault (compat/uvicorn.py)
-        from .compat.uvicorn import TransportProtocol
+        from .compat.uvicorn import KEEP_ALIVE, MAX_CONNECTIONS, MAX_HEAD, TransportProtocol
 
         listen: dict[str, Any] = {
             "host": options.host,
@@ -648,6 +648,11 @@ def run(
             # Workers: uvloop, which accepts one connection per wake-up; asyncio's accepts up to
             # the backlog at once, so the first worker to wake took every connection wrk opened.
             "loop": "asyncio" if options.workers == 1 else "auto",
+            # bounds of a connection (compat/uvicorn.py also closes one whose request head is not
+            # in within HEAD_TIMEOUT s, and refuses a head over MAX_HEAD bytes with 414/431)
+            "timeout_keep_alive": KEEP_ALIVE,  # idle seconds after an answer
+            "limit_concurrency": MAX_CONNECTIONS,  # past it, a 503 with the error body
+            "h11_max_incomplete_event_size": MAX_HEAD,  # if h11 is the protocol uvicorn picks
             **tls,
         }
         if options.workers == 1:

@@ -10,6 +10,13 @@ copies that state into every request's `scope["state"]` (the ASGI lifespan state
 transport reaches the app at no cost per request, and goes with the connection's protocol object.
 (Not a registry keyed by `scope["client"]`: uvicorn rewrites the client of a request that came
 through a trusted proxy, from X-Forwarded-For.) Only serve imports this module.
+
+It also bounds what one connection may hold (issue 24), for either protocol: httptools has no
+limit on a request's head, and h11's is 16 KB with a plain-text 400. A request line and headers
+over MAX_HEAD bytes are refused (414 while the request line is not complete, else 431), a head
+not complete HEAD_TIMEOUT seconds after the connection opened or its last answer ended (an idle
+or a slow client) closes the connection, and uvicorn's plain-text answers (400 on a request it
+cannot parse, 503 past `limit_concurrency`) carry the `{code, message}` body instead.
 """
 
 # ruff: noqa: E402  (the version check comes first: outside its range the imports below may fail)
@@ -20,13 +27,57 @@ from ...openapi.compat import require
 
 require("uvicorn", "0.54", "0.55")
 
+import asyncio
+import json
 import socket
 import time
+from http import HTTPStatus
 from typing import Any
 
+from uvicorn.protocols.http import h11_impl, httptools_impl
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from ..control import ARRIVED, TRANSPORT
+
+MAX_HEAD = 64 * 1024  # bytes of a request line and headers
+HEAD_TIMEOUT = 10.0  # seconds for a request's head to arrive, from the connection or the last answer
+KEEP_ALIVE = 5  # seconds an idle connection is kept after an answer (uvicorn's timeout_keep_alive)
+MAX_CONNECTIONS = 512  # connections (and requests) at once; past it, each request gets a 503
+
+
+def raw_answer(status: int, code: str, message: str) -> bytes:
+    """An HTTP/1.1 answer with the `{code, message}` body, closing the connection."""
+    body = json.dumps({"code": code, "message": message}).encode()
+    phrase = HTTPStatus(status).phrase
+    head = (
+        f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+_UNAVAILABLE = json.dumps(
+    {
+        "code": "service_unavailable",
+        "message": f"Too many connections at once (over {MAX_CONNECTIONS}); try again.",
+    }
+).encode()
+
+
+async def service_unavailable(scope: Any, receive: Any, send: Any) -> None:
+    """uvicorn's answer past `limit_concurrency`, with the error body."""
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(_UNAVAILABLE)).encode()),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": _UNAVAILABLE, "more_body": False})
+
+
+# Both protocols name it at call time (`app = service_unavailable` in their request handling).
+h11_impl.service_unavailable = service_unavailable  # type: ignore[attr-defined]
+httptools_impl.service_unavailable = service_unavailable  # type: ignore[attr-defined]
 
 
 class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a class chosen at import
@@ -41,10 +92,84 @@ class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._head = bytearray()  # the head of the request awaited, so far (None: its head is read)
+        self._head_done = False
+        self._answered: Any = None
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._await_head()
+
+    def _await_head(self) -> None:
+        """From now on, a request's head is awaited: within MAX_HEAD bytes and HEAD_TIMEOUT s."""
+        self._head.clear()
+        self._head_done = False
+        self._answered = self.cycle  # a cycle other than this one: a new request's head was read
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+        self._head_timer = asyncio.get_running_loop().call_later(HEAD_TIMEOUT, self._head_late)
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if not self._head_done and self.cycle is self._answered and not self.transport.is_closing():
+            self.transport.close()  # as uvicorn closes an idle keep-alive connection: no answer
+
+    def _refuse(self, status: int, code: str, message: str) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+        self._head_done = True
+        if not self.transport.is_closing():
+            self.transport.write(raw_answer(status, code, message))
+            self.transport.close()
+
+    def _too_large(self) -> None:
+        self._refuse(431, "request_header_fields_too_large", f"The request head is over {MAX_HEAD} bytes.")
+
+    def send_400_response(self, msg: str) -> None:
+        """A request uvicorn cannot parse: 400 with the error body (uvicorn's is plain text);
+        h11's own head limit, if reached first, gives a 431."""
+        if "too long" in msg.lower() or len(self._head) > MAX_HEAD:
+            self._refuse(
+                431, "request_header_fields_too_large", f"The request head is over {MAX_HEAD} bytes."
+            )
+        else:
+            self._refuse(400, "bad_request", f"Invalid HTTP request: {msg}")
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._await_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+        super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         # When these bytes were read: a request whose headers end in them carries it in its
         # `scope["state"]` (uvicorn copies app_state into each request's scope as its headers
         # complete), so a shared engine knows which catch-up already covers the request.
         self.app_state[ARRIVED] = time.monotonic()
+        if not self._head_done:
+            start = max(0, len(self._head) - 3)
+            self._head += data[: MAX_HEAD + 4 - len(self._head)]  # no more than needed to judge
+            end = self._head.find(b"\r\n\r\n", start)
+            if end < 0 and len(self._head) > MAX_HEAD or end > MAX_HEAD:
+                if b"\n" not in self._head:
+                    self._refuse(414, "uri_too_long", f"The request line is over {MAX_HEAD} bytes.")
+                else:
+                    self._refuse(
+                        431, "request_header_fields_too_large", f"The request head is over {MAX_HEAD} bytes."
+                    )
+                return
+            if end >= 0:  # this request's head is complete: its body (if any) is not counted
+                self._head_read()
         super().data_received(data)
+        if not self._head_done and self.cycle is not self._answered:  # the parser saw a head end
+            self._head_read()
+
+    def _head_read(self) -> None:
+        self._head_done = True
+        self._head.clear()
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None

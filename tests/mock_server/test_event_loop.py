@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
+import socket
 import threading
 import time
 from typing import Any
 
 import httpx
 
+from csapi.mock_server.compat.uvicorn import HEAD_TIMEOUT, KEEP_ALIVE, MAX_HEAD, TransportProtocol
 from csapi.mock_server.store import Store
 from csapi.mock_server.store.core import BUILD_SLICE
 from tests.mock_server.conftest import FREE, PRO, World
@@ -104,3 +107,100 @@ def test_changes_made_while_the_index_builds_end_in_it_as_in_a_fresh_build(store
     assert index.query("zebra") and index.query("quokka") and index.query("wombat")
     assert set(index.query("platypus")) == {world.recipes}  # the comment moved with its item
     assert BUILD_SLICE <= 0.01
+
+
+# ---------------------------------------------------------------------- connections (compat/uvicorn.py)
+def _connect(served: Served) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", served.port), timeout=HEAD_TIMEOUT + 10)
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    """Everything until the server closes (b"" if it closes without a word)."""
+    chunks = []
+    while chunk := sock.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _one_answer(sock: socket.socket) -> bytes:
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
+def _error(answer: bytes) -> tuple[int, dict[str, Any]]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"content-type: application/json" in head.lower(), head
+    return int(head.split()[1]), json.loads(body)
+
+
+def test_idle_and_slow_connections_are_closed_after_the_timeout():
+    with Served("--api-key", API_KEY) as served:
+        started = time.monotonic()
+        idle, slow, kept = _connect(served), _connect(served), _connect(served)
+        slow.sendall(b"GET /v1/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and nothing more
+        kept.sendall(f"GET /v1/ping HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: {API_KEY}\r\n\r\n".encode())
+        assert _one_answer(kept).startswith(b"HTTP/1.1 200")  # then idle, kept alive for a while
+        assert _read_all(kept) == b""
+        assert time.monotonic() - started < KEEP_ALIVE + 3
+        assert _read_all(idle) == b"" and _read_all(slow) == b""
+        assert HEAD_TIMEOUT - 0.5 < time.monotonic() - started < HEAD_TIMEOUT + 5
+        for sock in (idle, slow, kept):
+            sock.close()
+        assert served.client.get("/v1/ping", headers={"X-API-Key": API_KEY}).status_code == 200
+
+
+def test_a_long_request_line_or_head_is_refused_with_the_error_body():
+    with Served("--api-key", API_KEY) as served:
+        with _connect(served) as sock:
+            sock.sendall(b"GET /v1/ping?q=" + b"a" * (MAX_HEAD + 100) + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+            status, body = _error(_read_all(sock))
+            assert (status, body["code"]) == (414, "uri_too_long") and body["message"]
+        with _connect(served) as sock:
+            sock.sendall(b"GET /v1/ping HTTP/1.1\r\nHost: x\r\n")
+            for n in range(MAX_HEAD // 1000 + 2):
+                sock.sendall(f"X-Pad-{n}: {'b' * 990}\r\n".encode())
+            status, body = _error(_read_all(sock))
+            assert (status, body["code"]) == (431, "request_header_fields_too_large")
+        with _connect(served) as sock:  # what the parser refuses: 400 with the body too
+            sock.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            status, body = _error(_read_all(sock))
+            assert (status, body["code"]) == (400, "bad_request")
+        # a head just under the bound, with a body past it, is served
+        headers = {"X-API-Key": API_KEY, "X-Pad": "c" * (MAX_HEAD - 1000)}
+        assert served.client.get("/v1/ping", headers=headers).status_code == 200
+
+
+def test_past_the_connection_limit_the_refusal_has_the_error_body():
+    answer = asyncio.run(_over_the_limit())
+    status, body = _error(answer)
+    assert (status, body["code"]) == (503, "service_unavailable")
+
+
+async def _over_the_limit() -> bytes:
+    """uvicorn's own 503 past limit_concurrency, through the patched app (a server in-process)."""
+    import uvicorn
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("not reached: the limit is 0")
+
+    config = uvicorn.Config(
+        app, port=0, http=TransportProtocol, limit_concurrency=1, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.ensure_future(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    answer = await reader.read()
+    writer.close()
+    server.should_exit = True
+    await task
+    return answer

@@ -128,7 +128,8 @@ def no_server(monkeypatch) -> list[dict[str, Any]]:
 
     runs: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: runs.append(kwargs))
-    monkeypatch.setattr(serve, "build", lambda options, warn: (None, Store(data=empty_data()), "k"))
+    app = SimpleNamespace(state=SimpleNamespace(keeper=None))  # no --state: nothing saved at stop
+    monkeypatch.setattr(serve, "build", lambda options, warn: (app, Store(data=empty_data()), "k"))
     return runs
 
 

@@ -46,6 +46,7 @@ from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 
 from ..openapi import document, path_template, resolve
+from .findings import Findings
 from .forms import FORM_TYPES, Upload, form_to_json, split_key
 from .tolerance import (
     BODY,
@@ -308,7 +309,7 @@ class GuardMiddleware:
             await self.app(scope, receive, send)
             return
         original = scope
-        findings: list[dict[str, Any]] = []
+        findings: list[dict[str, Any]] = Findings()
         known: Declared | None = None
         moved: list[tuple[str, str]] = []  # a DELETE's body fields that came in the query string
         query = normalize_query(scope.get("query_string", b""), array_query_params())
@@ -429,7 +430,7 @@ class GuardMiddleware:
 def record(scope: dict[str, Any], findings: list[dict[str, Any]]) -> None:
     """Move findings into the request's list at `scope[FINDINGS]` (made here if nobody made it)."""
     if findings:
-        scope.setdefault(FINDINGS, []).extend(findings)
+        scope.setdefault(FINDINGS, Findings()).extend(findings)
         findings.clear()
 
 

@@ -38,6 +38,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from .errors import InvalidInput
+from .findings import MAX_FINDINGS, Findings
 from .guards import FINDINGS, INT64_MAX, whole_number
 from .sessions import SESSION
 
@@ -51,7 +52,6 @@ OPERATION = "csapi.operation"  # scope key: the request's Operation (None: no op
 NOT_API = ("/__mock__", "/v1/ui", "/v1/openapi.json")  # not journaled, never controlled
 DEFAULT_SIZE = 1000
 MAX_DISTINCT_FINDINGS = 200  # per operation in the report; the rest is only counted
-MAX_FINDINGS = 20  # findings kept per request; past them, one `more_findings` says how many more
 MAX_QUOTE = 300  # characters of a string a finding keeps (a field name, a value, its message)
 MAX_LINE = 2048  # characters of the path, bytes of the query, an entry keeps
 MORE = "more_findings"
@@ -62,31 +62,6 @@ ENTRY_BOUND = 2 * MAX_LINE + (MAX_FINDINGS + 1) * (4 * (MAX_QUOTE + 80) + 400) +
 Finding = dict[str, Any]
 # (time, method, path, query, operationId, status, duration in s, findings): one request
 Entry = tuple[float, str, str, bytes, "str | None", "int | None", float, "list[Finding] | tuple[()]"]
-
-
-class Findings(list[Finding]):
-    """The findings of one request (`scope[FINDINGS]`): the first MAX_FINDINGS are kept, the
-    others only counted (`more`), so the work and the memory of a request with a million of them
-    stay those of MAX_FINDINGS."""
-
-    __slots__ = ("more",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.more = 0
-
-    def append(self, item: Finding) -> None:
-        if len(self) < MAX_FINDINGS:
-            super().append(item)
-        else:
-            self.more += 1
-
-    def extend(self, items: Any) -> None:
-        items = list(items) if not isinstance(items, (list, tuple)) else items
-        room = MAX_FINDINGS - len(self)
-        if room > 0:
-            super().extend(items[:room])
-        self.more += max(0, len(items) - max(room, 0))
 
 
 def bounded(findings: list[Finding]) -> list[Finding]:

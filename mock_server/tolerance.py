@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from ..openapi import document, resolve
+from .findings import Findings
 from .forms import empty_value, flat_schema, means_nothing, properties, split_key
 
 QUERY, BODY = "query", "body"
@@ -163,7 +164,9 @@ def tolerate_body(body: dict[str, Any], known: Declared, findings: list[dict[str
     allowed = known.known_fields(body)
     out: dict[str, Any] = {}
     for name, value in body.items():
-        if name not in allowed:
+        if name not in allowed and isinstance(findings, Findings) and findings.full:
+            findings.more += 1  # kept no more: only counted, not built
+        elif name not in allowed:
             message = f"The body field {shown(name)} is not one this operation has; it was ignored."
             findings.append({"kind": "unknown_field", "name": shown(name), "in": BODY, "message": message})
         elif value == "" and (fields[name].get("nullable") or means_nothing(fields[name])):

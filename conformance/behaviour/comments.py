@@ -8,6 +8,7 @@ from ..failures import NotStored
 from ..http import LAYER, Session, entry, found, ids_of, me, new_comment, search, searched, session, unique
 from ..registry import RunContext, check
 from .common import (
+    MESSAGE,
     aged,
     feed_without,
     in_feed,
@@ -145,9 +146,7 @@ def deleted_comment_everywhere(ctx: RunContext) -> None:
     "comments.delete_comment",
     "Delete a comment says code deleted",
     statements=(
-        "2.13/message.returned-by",
-        "2.13/message.fields",
-        "2.13/message.codes",
+        *MESSAGE,
         "4/delete-answer",
         "4.5/delete-comment",
     ),

@@ -86,6 +86,8 @@ def unused_address(s: Session) -> str:
 
 
 ITEM = "item"
+# What every fixed-wording check states of the `{code, message}` answer (spec 2.13).
+MESSAGE = ("2.13/message.returned-by", "2.13/message.fields", "2.13/message.codes")
 
 
 def tag_item(s: Session, item_id: int, name: str, *users: User) -> bool:

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..http import LAYER, Session, me, session, unique
 from ..registry import RunContext, check
-from .common import makes_and_deletes, stored, unused_address, vanished
+from .common import MESSAGE, makes_and_deletes, stored, unused_address, vanished
 
 # -- helpers
 
@@ -117,9 +117,7 @@ def email_deleted_gone(ctx: RunContext) -> None:
     "emails.delete_email_address",
     "Delete an email address says code deleted",
     statements=(
-        "2.13/message.returned-by",
-        "2.13/message.fields",
-        "2.13/message.codes",
+        *MESSAGE,
         "4/delete-answer",
         "4.7/delete-email",
     ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..failures import NotGone, NotStored, SchemaViolation, StaleCount
 from ..http import LAYER, ids_of, session
 from ..registry import RunContext, check
-from .common import feed_without, in_feed, makes_and_deletes, says, vanished
+from .common import MESSAGE, feed_without, in_feed, makes_and_deletes, says, vanished
 
 # -- deletion: where a deleted thing must disappear
 
@@ -87,9 +87,7 @@ def likes_count(ctx: RunContext) -> None:
     "reactions.delete_reaction",
     "Delete a reaction says code deleted",
     statements=(
-        "2.13/message.returned-by",
-        "2.13/message.fields",
-        "2.13/message.codes",
+        *MESSAGE,
         "4/delete-answer",
         "4.6/delete-reaction",
     ),

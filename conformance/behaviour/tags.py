@@ -24,7 +24,7 @@ from ..http import (
 )
 from ..registry import RunContext, check
 from ..settings import User
-from .common import deletes, shared_collection, stored, tag_item, tagged_item, vanished
+from .common import MESSAGE, deletes, shared_collection, stored, tag_item, tagged_item, vanished
 
 # -- persistence: what a write stores, as a later, different read shows it
 
@@ -280,9 +280,7 @@ def tag_counts(ctx: RunContext) -> None:
     "tags.delete_tag",
     "Delete a tag says code deleted",
     statements=(
-        "2.13/message.returned-by",
-        "2.13/message.fields",
-        "2.13/message.codes",
+        *MESSAGE,
         "4/delete-answer",
         "4.8/delete-tag",
     ),

@@ -11,6 +11,7 @@ from ..http import LAYER, Session, entry, ids_of, me, session, unique
 from ..registry import RunContext, check
 from ..settings import User
 from .common import (
+    MESSAGE,
     counted,
     expect_shows,
     managed_team,
@@ -301,9 +302,7 @@ def team_member_kind_persists(ctx: RunContext) -> None:
     "Remove team member says code deleted",
     users=2,
     statements=(
-        "2.13/message.returned-by",
-        "2.13/message.fields",
-        "2.13/message.codes",
+        *MESSAGE,
         "4/delete-answer",
         "4.3/remove-team-member",
     ),

@@ -10,6 +10,24 @@ from ...http import LAYER, Session, entry, me, session, unique, unpaid
 from ...registry import RunContext, check
 from ..common import aged, expect_shows, judge_times, shared_by, write_paid
 
+# The fields of Create and Update a collection (spec 4.1), every one of which must persist.
+COLLECTION_BODY = tuple(
+    f"4.1/collection-body.{field}"
+    for field in (
+        "name",
+        "type",
+        "archived",
+        "description",
+        "highlighted",
+        "labels",
+        "sort_by",
+        "sort_order",
+        "thumbnail",
+        "user_id",
+        "view_mode",
+    )
+)
+
 
 @check(
     LAYER,
@@ -135,17 +153,7 @@ def _answered(s: Session, sent: dict[str, Any], data: dict[str, Any], what: str)
         "1/paid",
         "2.1/collection.user_id",
         "2.1/collection.thumbnail",
-        "4.1/collection-body.name",
-        "4.1/collection-body.type",
-        "4.1/collection-body.archived",
-        "4.1/collection-body.description",
-        "4.1/collection-body.highlighted",
-        "4.1/collection-body.labels",
-        "4.1/collection-body.sort_by",
-        "4.1/collection-body.sort_order",
-        "4.1/collection-body.thumbnail",
-        "4.1/collection-body.user_id",
-        "4.1/collection-body.view_mode",
+        *COLLECTION_BODY,
         "8/paid",
     ),
 )
@@ -189,17 +197,7 @@ def collection_create_fields_persist(ctx: RunContext) -> None:
         "3/unarchive",
         "3/highlight",
         "3/type",
-        "4.1/collection-body.name",
-        "4.1/collection-body.type",
-        "4.1/collection-body.archived",
-        "4.1/collection-body.description",
-        "4.1/collection-body.highlighted",
-        "4.1/collection-body.labels",
-        "4.1/collection-body.sort_by",
-        "4.1/collection-body.sort_order",
-        "4.1/collection-body.thumbnail",
-        "4.1/collection-body.user_id",
-        "4.1/collection-body.view_mode",
+        *COLLECTION_BODY,
         "8/paid",
     ),
 )

@@ -8,7 +8,7 @@ from typing import Any
 from ...failures import CheckSkipped
 from ...http import LAYER, session
 from ...registry import RunContext, check
-from ..common import deletes, says
+from ..common import MESSAGE, deletes, says
 
 
 @check(
@@ -16,9 +16,7 @@ from ..common import deletes, says
     "collections.delete_collection",
     "Delete a collection says code deleted",
     statements=(
-        "2.13/message.returned-by",
-        "2.13/message.fields",
-        "2.13/message.codes",
+        *MESSAGE,
         "4/delete-answer",
         "4.1/delete-collection",
     ),
@@ -36,9 +34,7 @@ def delete_collection_says_deleted(ctx: RunContext) -> None:
     "Remove a collaborator says code deleted",
     users=2,
     statements=(
-        "2.13/message.returned-by",
-        "2.13/message.fields",
-        "2.13/message.codes",
+        *MESSAGE,
         "4/delete-answer",
         "4.1/remove-collaborator",
     ),

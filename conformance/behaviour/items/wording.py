@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...http import LAYER, session
 from ...registry import RunContext, check
-from ..common import deletes, says
+from ..common import MESSAGE, deletes, says
 
 UNKNOWN_ID = 2**31 - 7
 
@@ -14,9 +14,7 @@ UNKNOWN_ID = 2**31 - 7
     "items.delete_item",
     "Delete an item says code deleted",
     statements=(
-        "2.13/message.returned-by",
-        "2.13/message.fields",
-        "2.13/message.codes",
+        *MESSAGE,
         "4/delete-answer",
         "4.2/delete-item",
     ),

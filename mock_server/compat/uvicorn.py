@@ -96,20 +96,32 @@ class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a
         self._head_done = False
         self._answered: Any = None
         self._head_timer: asyncio.TimerHandle | None = None
+        self._head_since = 0.0  # the loop's time since when a head is awaited
         self._await_head()
 
     def _await_head(self) -> None:
-        """From now on, a request's head is awaited: within MAX_HEAD bytes and HEAD_TIMEOUT s."""
+        """From now on, a request's head is awaited: within MAX_HEAD bytes and HEAD_TIMEOUT s.
+
+        One timer per connection, not one per request: it is armed when none is, and when it
+        fires it closes the connection only if the head awaited since `_head_since` is late,
+        else it is armed again for what is left (or not at all while a request is handled)."""
         self._head.clear()
         self._head_done = False
         self._answered = self.cycle  # a cycle other than this one: a new request's head was read
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-        self._head_timer = asyncio.get_running_loop().call_later(HEAD_TIMEOUT, self._head_late)
+        loop = asyncio.get_running_loop()
+        self._head_since = loop.time()
+        if self._head_timer is None:
+            self._head_timer = loop.call_later(HEAD_TIMEOUT, self._head_late)
 
     def _head_late(self) -> None:
         self._head_timer = None
-        if not self._head_done and self.cycle is self._answered and not self.transport.is_closing():
+        if self._head_done or self.transport.is_closing():
+            return  # a request is being handled: `_await_head` arms the timer after its answer
+        loop = asyncio.get_running_loop()
+        left = self._head_since + HEAD_TIMEOUT - loop.time()
+        if left > 0:
+            self._head_timer = loop.call_later(left, self._head_late)
+        elif self.cycle is self._answered:
             self.transport.close()  # as uvicorn closes an idle keep-alive connection: no answer
 
     def _refuse(self, status: int, code: str, message: str) -> None:
@@ -127,9 +139,7 @@ class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a
         """A request uvicorn cannot parse: 400 with the error body (uvicorn's is plain text);
         h11's own head limit, if reached first, gives a 431."""
         if "too long" in msg.lower() or len(self._head) > MAX_HEAD:
-            self._refuse(
-                431, "request_header_fields_too_large", f"The request head is over {MAX_HEAD} bytes."
-            )
+            self._too_large()
         else:
             self._refuse(400, "bad_request", f"Invalid HTTP request: {msg}")
 
@@ -157,9 +167,7 @@ class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a
                 if b"\n" not in self._head:
                     self._refuse(414, "uri_too_long", f"The request line is over {MAX_HEAD} bytes.")
                 else:
-                    self._refuse(
-                        431, "request_header_fields_too_large", f"The request head is over {MAX_HEAD} bytes."
-                    )
+                    self._too_large()
                 return
             if end >= 0:  # this request's head is complete: its body (if any) is not counted
                 self._head_read()
@@ -168,8 +176,5 @@ class TransportProtocol(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # a
             self._head_read()
 
     def _head_read(self) -> None:
-        self._head_done = True
+        self._head_done = True  # the timer, when it fires, sees it and lets the connection be
         self._head.clear()
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
